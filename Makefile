@@ -1,0 +1,60 @@
+# pokerpipe: every target runs inside .venv, created on first use.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+RAW := data/raw
+PROCESSED := data/processed
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,plot]'
+	@touch $(STAMP)
+
+## Create .venv and install pokerpipe with its test and plot extras
+install: $(STAMP)
+
+## Score the bundled data: Larvis games, the contest sample and a hold'em archive
+run: $(STAMP)
+	$(BIN)/pokerpipe run $(RAW)/games.csv -o $(PROCESSED)/games
+	$(BIN)/pokerpipe contest $(RAW)/contest.in > $(PROCESSED)/contest.out
+	diff -u $(RAW)/contest.out $(PROCESSED)/contest.out && echo "contest sample: output matches $(RAW)/contest.out"
+	$(BIN)/pokerpipe run $(RAW)/deals.csv -o $(PROCESSED)/deals
+
+## Run the default test suite (a few minutes at most)
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+## Run every test, the exhaustive enumerations included
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -q -m ''
+
+## Benchmark the scoring against eval7, treys and phevaluator, and the exhaustive 7-card run
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python bench/bench_keys.py
+	$(BIN)/python bench/bench_run.py
+
+## Execute every notebook headless
+notebooks: $(STAMP)
+	$(BIN)/python -m pytest -q tests/test_notebooks.py
+
+## Check style with ruff
+lint: $(STAMP)
+	$(BIN)/python -m pip install --quiet ruff
+	$(BIN)/ruff check pipeline tests bench
+
+## Remove outputs and caches (keeps .venv)
+clean:
+	rm -rf $(PROCESSED)/games $(PROCESSED)/deals $(PROCESSED)/contest.out .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +
+
+## Show this help
+help:
+	@awk '/^## /{desc=substr($$0,4); next} /^[a-zA-Z_-]+:/{if(desc){split($$1,t,":"); printf "  \033[36m%-10s\033[0m %s\n", t[1], desc}; desc=""}' $(MAKEFILE_LIST)
+
+.PHONY: install run test test-all bench notebooks lint clean help

@@ -1,0 +1,296 @@
+"""Cards: symbols, integer codes and the array tools both games score with.
+
+This module owns everything that is about a card rather than about a game:
+
+* the rank and suit symbols and their integer codes,
+* lookup tables that turn raw text bytes into codes in one vectorized step,
+* the sorting network and the multiset index that map a hand of ranks to a
+  small integer, whatever the order its cards came in,
+* the grouping of a five-card rank multiset (quads, full house, ...) that
+  both games rank from.
+
+Card encoding
+-------------
+A rank is an index 0..12 in ``RANKS`` (0 = '2', 12 = 'A'); a suit an index
+0..3 in ``SUITS`` (c, d, h, s).  A card is one small integer::
+
+    code = 4 * rank + suit
+
+    bit   5 4 3 2   1 0
+         +---------+---+
+         |  rank   |suit|      0 = 2c, 1 = 2d, ..., 50 = Ah, 51 = As
+         +---------+---+
+
+so ``code >> 2`` is the rank and ``code & 3`` the suit.  Ten is written
+``T`` on output and read as ``T`` or ``X`` (the contest's spelling).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from math import comb
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+INVALID = 255
+
+#: Byte value -> rank index, INVALID for any byte that is not a rank symbol.
+RANK_OF_BYTE = np.full(256, INVALID, dtype=np.uint8)
+for _index, _symbol in enumerate(RANKS):
+    RANK_OF_BYTE[ord(_symbol)] = _index
+RANK_OF_BYTE[ord("X")] = RANKS.index("T")
+
+#: Byte value -> suit index, INVALID for any byte that is not a suit symbol.
+SUIT_OF_BYTE = np.full(256, INVALID, dtype=np.uint8)
+for _index, _symbol in enumerate(SUITS):
+    SUIT_OF_BYTE[ord(_symbol)] = _index
+
+#: Card code -> its two-character text, ten written as ``T``.
+CARD_TEXT = np.array([r + s for r in RANKS for s in SUITS])
+
+# Sorting networks (Knuth, TAOCP vol. 3): a fixed list of compare-exchange
+# steps sorts every row at once with np.minimum/np.maximum, far cheaper than
+# np.sort along a short axis.  Tests check each one by the 0-1 principle.
+SORTING_NETWORKS: dict[int, tuple[tuple[int, int], ...]] = {
+    2: ((0, 1),),
+    5: ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)),
+    6: ((1, 2), (4, 5), (0, 2), (3, 5), (0, 1), (3, 4), (2, 5), (0, 3),
+        (1, 4), (2, 4), (1, 3), (2, 3)),
+    7: ((1, 2), (3, 4), (5, 6), (0, 2), (3, 5), (4, 6), (0, 1), (4, 5),
+        (2, 6), (0, 4), (1, 5), (0, 3), (2, 5), (1, 3), (2, 4), (2, 3)),
+}
+
+
+def rank_index(symbol: str) -> int:
+    """Return the rank index of one rank symbol.
+
+    >>> rank_index("2"), rank_index("T"), rank_index("X"), rank_index("A")
+    (0, 8, 8, 12)
+    """
+    value = RANK_OF_BYTE[ord(symbol)] if len(symbol) == 1 and symbol.isascii() else INVALID
+    if value == INVALID:
+        raise ValueError(f"unknown rank symbol {symbol!r}: expected one of {RANKS} or X")
+    return int(value)
+
+
+def card_code(text: str) -> int:
+    """Return the integer code of a card written as rank and suit.
+
+    >>> card_code("2c"), card_code("Xh"), card_code("Th"), card_code("As")
+    (0, 34, 34, 51)
+    """
+    if len(text) != 2 or not text.isascii():
+        raise ValueError(f"unknown card {text!r}: a card is a rank and a suit, like 'Ah' or 'Xd'")
+    rank, suit = RANK_OF_BYTE[ord(text[0])], SUIT_OF_BYTE[ord(text[1])]
+    if rank == INVALID or suit == INVALID:
+        raise ValueError(f"unknown card {text!r}: ranks are {RANKS} (or X), suits are {SUITS}")
+    return int(4 * rank + suit)
+
+
+def sorted_columns(values: np.ndarray) -> list[np.ndarray]:
+    """Sort each row of a small-integer matrix, returning the sorted columns.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n, k)
+        Any integer dtype; k must have a network in ``SORTING_NETWORKS``.
+
+    Returns
+    -------
+    columns : list of k ndarrays of shape (n,)
+        ``columns[i][row]`` is the i-th smallest value of ``values[row]``.
+    """
+    # Contiguous columns keep every compare-exchange a streaming SIMD pass.
+    return sort_columns(list(np.ascontiguousarray(values.T)))
+
+
+def sort_columns(columns: list[np.ndarray]) -> list[np.ndarray]:
+    """Sort across a list of k equal-length columns, row by row.
+
+    Parameters
+    ----------
+    columns : list of k ndarrays of shape (n,)
+
+    Returns
+    -------
+    columns : list of k ndarrays of shape (n,)
+        New list; ``columns[i][row]`` is the i-th smallest of that row.
+    """
+    try:
+        network = SORTING_NETWORKS[len(columns)]
+    except KeyError:
+        raise ValueError(f"cannot sort rows of {len(columns)} values: supported widths are "
+                         f"{sorted(SORTING_NETWORKS)}") from None
+    columns = list(columns)
+    for i, j in network:
+        low = np.minimum(columns[i], columns[j])
+        columns[j] = np.maximum(columns[i], columns[j])
+        columns[i] = low
+    return columns
+
+
+@cache
+def _multiset_weights(k: int) -> np.ndarray:
+    # Combinatorial number system: ascending a_0 <= ... <= a_{k-1} becomes
+    # the strictly increasing a_i + i, whose index is sum C(a_i + i, i + 1).
+    return np.array([[comb(rank + i, i + 1) for rank in range(len(RANKS))]
+                     for i in range(k)], dtype=np.int32)
+
+
+# Columns are folded into the index up to four at a time: four ranks make a
+# base-13 number below 13**4 that indexes a small table of partial sums, so
+# a seven-card index costs two table look-ups instead of seven.
+_FOLD = 4
+
+
+@cache
+def _partial_sums(k: int, start: int, width: int) -> np.ndarray:
+    weights = _multiset_weights(k)[start:start + width]
+    grid = np.indices((len(RANKS),) * width).reshape(width, -1)
+    return weights[np.arange(width)[:, None], grid].sum(axis=0).astype(np.int32)
+
+
+def multiset_count(k: int) -> int:
+    """Number of sorted sequences of k ranks, the size of a multiset index.
+
+    >>> multiset_count(5), multiset_count(7)
+    (6188, 50388)
+    """
+    return comb(len(RANKS) + k - 1, k)
+
+
+def multiset_index(columns: list[np.ndarray]) -> np.ndarray:
+    """Map sorted rank columns to a dense index of the rank multiset.
+
+    Parameters
+    ----------
+    columns : list of k ndarrays of shape (n,)
+        Ranks 0..12 sorted ascending across the list, as from
+        :func:`sorted_columns`.
+
+    Returns
+    -------
+    index : ndarray of shape (n,), dtype int32
+        In ``0 .. multiset_count(k) - 1``; equal multisets get equal indices.
+    """
+    k = len(columns)
+    index = None
+    for start in range(0, k, _FOLD):
+        group = columns[start:start + _FOLD]
+        digits = group[0].astype(np.intp)
+        for column in group[1:]:
+            digits *= len(RANKS)
+            digits += column
+        part = _partial_sums(k, start, len(group))[digits]
+        index = part if index is None else index + part
+    return index
+
+
+@cache
+def all_multisets(k: int) -> np.ndarray:
+    """Every sorted sequence of k ranks, row i having multiset index i.
+
+    Returns
+    -------
+    ranks : ndarray of shape (multiset_count(k), k), dtype int8
+        Includes impossible hands (a rank five times or more); callers mark
+        those.
+    """
+    rows = np.zeros((1, 0), dtype=np.int8)
+    for _ in range(k):
+        # Extend every sequence by each rank not below its last one.
+        last = rows[:, -1] if rows.shape[1] else np.zeros(len(rows), dtype=np.int8)
+        grown = [np.column_stack([rows[last <= r], np.full((last <= r).sum(), r, np.int8)])
+                 for r in range(len(RANKS))]
+        rows = np.concatenate(grown)
+    order = np.argsort(multiset_index(list(rows.T)), kind="stable")
+    rows = rows[order]
+    rows.setflags(write=False)
+    return rows
+
+
+def five_card_groups(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Describe five-card rank multisets by their groups of equal ranks.
+
+    Parameters
+    ----------
+    ranks : ndarray of shape (n, 5)
+        Rank indices, any order.
+
+    Returns
+    -------
+    largest : ndarray of shape (n,), dtype int8
+        Size of the largest group: 4 for quads, 3 for trips or a full house.
+    distinct : ndarray of shape (n,), dtype int8
+        Number of distinct ranks: 2 for a full house or quads, 5 for no pair.
+    ordered : ndarray of shape (n, 5), dtype int8
+        The ranks ordered by group size, then rank, both descending; compared
+        left to right this breaks every tie between hands of the same shape,
+        as the rules do (the triple before the pair, the higher pair first,
+        then the kickers high to low).
+    """
+    ranks = np.asarray(ranks, dtype=np.int8)
+    group_size = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2).astype(np.int8)
+    sort_key = -(group_size.astype(np.int16) * 16 + ranks)
+    ordered = np.take_along_axis(ranks, np.argsort(sort_key, axis=1, kind="stable"), axis=1)
+    largest = group_size.max(axis=1)
+    distinct = (np.diff(np.sort(ranks, axis=1), axis=1) != 0).sum(axis=1).astype(np.int8) + 1
+    return largest, distinct, ordered
+
+
+def digits_value(ordered: np.ndarray) -> np.ndarray:
+    """Read rows of ranks as base-13 numbers, most significant first.
+
+    >>> int(digits_value(np.array([[1, 0]]))[0])
+    13
+    """
+    value = np.zeros(len(ordered), dtype=np.int64)
+    for column in np.asarray(ordered, dtype=np.int64).T:
+        value = value * len(RANKS) + column
+    return value
+
+
+def text_matrix(strings: pa.Array | pa.ChunkedArray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """View a column of short strings as a byte matrix, without a row loop.
+
+    Parameters
+    ----------
+    strings : pyarrow string array of length n
+        Nulls allowed.
+    width : int
+        The length a valid value has, in bytes.
+
+    Returns
+    -------
+    matrix : ndarray of shape (n, width), dtype uint8
+        The bytes of each value whose length is ``width``; zeros elsewhere.
+    fits : ndarray of shape (n,), dtype bool
+        True where the value is not null and has exactly ``width`` bytes.
+    """
+    if isinstance(strings, pa.ChunkedArray):
+        strings = strings.combine_chunks()
+    if pa.types.is_string(strings.type) or pa.types.is_binary(strings.type):
+        offset_type = np.int32
+    elif pa.types.is_large_string(strings.type) or pa.types.is_large_binary(strings.type):
+        offset_type = np.int64
+    else:
+        strings = pc.cast(strings, pa.large_string())
+        offset_type = np.int64
+    n = len(strings)
+    validity, offsets_buffer, data_buffer = strings.buffers()[:3]
+    offsets = np.frombuffer(offsets_buffer, dtype=offset_type)[strings.offset:strings.offset + n + 1]
+    data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
+    starts = offsets[:-1]
+    fits = np.diff(offsets) == width
+    if validity is not None and strings.null_count:
+        fits &= strings.is_valid().to_numpy(zero_copy_only=False)
+    if not fits.any():
+        return np.zeros((n, width), dtype=np.uint8), fits
+    starts = np.where(fits, starts, starts[fits][0])
+    matrix = data[starts[:, None] + np.arange(width)]
+    matrix[~fits] = 0
+    return matrix, fits

@@ -1,0 +1,223 @@
+"""The command line: ``pokerpipe`` and its commands.
+
+This module owns the user-facing commands.  It parses arguments, calls the
+library and turns the library's ValueError into a one-line error and a
+non-zero exit; no game logic lives here.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from pipeline import __version__, holdem, larvis, readers
+from pipeline.writers import FORMATS
+
+MAX_REJECT_LINES = 20
+
+
+class BadInput(click.ClickException):
+    """An error in what the user gave, exit status 2 like a usage error."""
+
+    exit_code = 2
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="pokerpipe")
+def cli() -> None:
+    """Decide poker winners at archive scale: Larvis and Texas Hold'em."""
+
+
+class _Progress:
+    """A one-line progress report on stderr, at most a few times a second."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.shown = 0.0
+
+    def __call__(self, rows: int, rate: float) -> None:
+        now = time.monotonic()
+        if self.enabled and now - self.shown >= 0.25:
+            self.shown = now
+            click.echo(f"\r{rows:,} rows  {rate:,.0f} rows/s", err=True, nl=False)
+
+    def close(self) -> None:
+        if self.enabled and self.shown:
+            click.echo("", err=True)
+
+
+@cli.command()
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("-o", "--output", "outdir", required=True,
+              type=click.Path(file_okay=False, writable=True),
+              help="Folder for winners, rejects.csv, summary.json and the statistics.")
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="csv",
+              show_default=True, help="Format of the winners table.")
+@click.option("--game", type=click.Choice(readers.GAMES), default=None,
+              help="Game of the inputs; detected from their columns when omitted.")
+@click.option("--batch-rows", type=click.IntRange(min=1), default=readers.DEFAULT_BATCH_ROWS,
+              show_default=True, help="Rows scored at a time; bounds memory.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
+def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | None,
+        batch_rows: int, quiet: bool) -> None:
+    """Score games files, contest files or deal archives into OUTDIR.
+
+    INPUTS are CSV (also .gz, .bz2, .zst), Parquet or contest files, folders
+    or glob patterns.  Example:
+
+        pokerpipe run data/raw/games.csv -o data/processed/games
+    """
+    from pipeline.runner import Run
+
+    progress = _Progress(enabled=not quiet and sys.stderr.isatty())
+    shown = []
+
+    def reject(line: str) -> None:
+        shown.append(line)
+        if not quiet and len(shown) <= MAX_REJECT_LINES:
+            progress.close()
+            click.echo(line, err=True)
+
+    try:
+        summary = Run(list(inputs), outdir, output_format=output_format, game=game,
+                      batch_rows=batch_rows, on_progress=progress, on_reject=reject).execute()
+    except ValueError as error:
+        progress.close()
+        raise click.ClickException(str(error)) from None
+    progress.close()
+    if len(shown) > MAX_REJECT_LINES and not quiet:
+        click.echo(f"... and {len(shown) - MAX_REJECT_LINES:,} more rejected rows in "
+                   f"{outdir}/rejects.csv", err=True)
+    if not quiet:
+        click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, "
+                   f"{summary['rows_rejected']:,} rejected -> {outdir}", err=True)
+    expected = summary["expected"]
+    if expected and expected["mismatched"]:
+        first = expected["first"][0]
+        raise click.ClickException(
+            f"{expected['mismatched']:,} of {expected['checked']:,} rows disagree with the "
+            f"{expected['column']} column (first: row {first['row']}, expected {first['expected']!r}, "
+            f"got {first['got']!r}); see {outdir}/winners.{output_format}")
+
+
+@cli.command()
+@click.argument("hands", nargs=-1)
+@click.option("--hand1", help="The first hand, like AAAQQ (the original tool's flag).")
+@click.option("--hand2", help="The second hand, like QQAAA.")
+def compare(hands: tuple[str, ...], hand1: str | None, hand2: str | None) -> None:
+    """Decide one Larvis game: print Hand 1, Hand 2 or Tie.
+
+    Example: pokerpipe compare AAAQQ QQAAA
+    """
+    given = list(hands)
+    hand1 = hand1 if hand1 is not None else (given.pop(0) if given else None)
+    hand2 = hand2 if hand2 is not None else (given.pop(0) if given else None)
+    if hand1 is None or hand2 is None or given:
+        raise click.UsageError("give two hands: pokerpipe compare HAND1 HAND2 "
+                               "(or --hand1 HAND1 --hand2 HAND2)")
+    try:
+        click.echo(larvis.compare(hand1, hand2))
+    except ValueError as error:
+        raise BadInput(str(error)) from None
+
+
+@cli.command()
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--batch-rows", type=click.IntRange(min=1), default=readers.DEFAULT_BATCH_ROWS,
+              show_default=True, help="Instances scored at a time.")
+def contest(file: str | None, batch_rows: int) -> None:
+    """Solve a Rhinoceros Beetle contest file: winners of each instance.
+
+    Reads standard input without FILE.  Example: pokerpipe contest data/raw/contest.in
+    """
+    name = "<stdin>" if file in (None, "-") else file
+    stream = click.open_file(file or "-", encoding="utf-8", errors="replace")
+    with stream:
+        batches = readers.contest_batches(stream, batch_rows=batch_rows, name=name)
+        try:
+            for batch in batches:
+                columns = [batch.table.column(seat) for seat in readers.HOLDEM_SEATS]
+                deals = holdem.parse_deals(batch.table.column("board"), columns)
+                bad = [i for i, reason in enumerate(deals.reasons) if reason is not None]
+                good = slice(0, bad[0] if bad else len(deals.reasons))
+                _, masks = holdem.score_deals(holdem.Deals(
+                    deals.board[good], deals.holes[good], deals.seated[good],
+                    deals.reasons[good], deals.fields[good]))
+                if len(masks):
+                    sys.stdout.write("\n".join(holdem.winners_text(masks)) + "\n")
+                if bad:
+                    first = bad[0]
+                    line = int(batch.lines[first]) + 1 + max(int(deals.fields[first]), 0)
+                    raise ValueError(f"{name}: line {line}: {deals.reasons[first]} "
+                                     f"(instance {int(batch.rows[first])})")
+        except ValueError as error:
+            sys.stdout.flush()
+            raise click.ClickException(str(error)) from None
+
+
+@cli.command()
+@click.option("--game", type=click.Choice(readers.GAMES), required=True, help="Which game to deal.")
+@click.option("--rows", type=click.IntRange(min=0), required=True, help="Deals (or games) to write.")
+@click.option("--players", type=click.IntRange(1, holdem.MAX_PLAYERS), default=6, show_default=True,
+              help="Hold'em players per deal.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Same seed, same file.")
+@click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False, writable=True),
+              help="File to write: .csv (.gz, .bz2, .zst), .parquet, or .in for a contest file.")
+def generate(game: str, rows: int, players: int, seed: int, path: str) -> None:
+    """Write a reproducible random archive dealt from a real deck.
+
+    Example: pokerpipe generate --game holdem --rows 1000000 --seed 7 -o deals.parquet
+    """
+    from pipeline.generate import generate as write_archive
+
+    try:
+        written = write_archive(path, game=game, rows=rows, players=players, seed=seed)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"{written:,} {'games' if game == 'larvis' else 'deals'} -> {path}", err=True)
+
+
+@cli.command()
+@click.argument("results", type=click.Path(exists=True, file_okay=False))
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
+              help="Also draw observed against exact shares to this PNG file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
+def stats(results: str, plot_path: str | None, as_json: bool) -> None:
+    """Category frequencies of a run beside the exact probabilities.
+
+    RESULTS is an output folder of `pokerpipe run`.  Example:
+
+        pokerpipe stats data/processed/deals --plot categories.png
+    """
+    from pipeline import probabilities
+
+    try:
+        report = probabilities.run_report(results)
+        if plot_path:
+            probabilities.plot_fit({title: part["fit"] for title, part in report.items()
+                                    if part["fit"] is not None}, plot_path)
+    except (ValueError, ImportError) as error:
+        raise click.ClickException(str(error)) from None
+    if as_json:
+        click.echo(json.dumps({title: probabilities.report_json(part) for title, part in report.items()},
+                              indent=2))
+        return
+    for title, part in report.items():
+        click.echo(f"\n{title}")
+        click.echo(part["table"].to_string(index=False, float_format=lambda x: f"{x:.6f}"))
+        fit = part["fit"]
+        if fit is not None:
+            click.echo(f"chi-square {fit.chi2:.2f} on {fit.dof} degrees of freedom, p = {fit.p_value:.4g}")
+
+
+def main() -> None:
+    """Entry point of the ``pokerpipe`` console script."""
+    cli()
+
+
+if __name__ == "__main__":
+    main()

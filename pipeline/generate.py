@@ -1,0 +1,306 @@
+"""Generate: reproducible random archives dealt from a real deck.
+
+This module owns synthetic input for the rest of the pipeline: hold'em deal
+archives and Larvis games files of any size, written as CSV (plain or
+compressed), Parquet or, for hold'em, a contest file, all from a seed.
+
+Formats, chosen by the file's extension
+---------------------------------------
+``.csv``, ``.csv.gz``, ``.csv.bz2``, ``.csv.zst``
+    CSV with a header.  Hold'em: ``board`` (five cards, "Ah Kd 2c 3s 4h"),
+    then ``p1`` ... ``pK`` (two cards, "Qs Td").  Larvis: ``Hand1`` and
+    ``Hand2``, five rank symbols each ("AAKQ2").  Ten is written ``T``.  A
+    compressed CSV decompresses to exactly the bytes of the plain one.
+``.parquet``
+    The same columns, all strings, zstd-compressed.
+``.in``, ``.txt``
+    Hold'em only: instances as in the CTU Open 2012 "Rhinoceros Beetle"
+    statement -- a line with N, a line with the five community cards, then
+    N lines of two cards -- with ten written ``X``, the statement's symbol.
+
+Dealing
+-------
+Each row is dealt from its own 52-card deck by a partial Fisher-Yates
+shuffle: position i takes the card at a uniform position j in i..51 and
+the card at i moves to j.  Only the 5 + 2K (hold'em) or 10 (Larvis) dealt
+positions are shuffled, and each step runs over all rows at once on an
+``(n, 52)`` uint8 deck, so no card appears twice within a deal and every
+deal is uniform over ordered draws without replacement.  Larvis games take
+both hands from one deck and keep only the ranks.
+
+Reproducibility
+---------------
+Rows are dealt in blocks of ``BLOCK_ROWS``.  Block b draws from its own
+generator, ``np.random.default_rng(SeedSequence(seed, spawn_key=(b,)))``,
+the b-th child that ``SeedSequence(seed).spawn`` would give (numpy's
+recommended way to split one seed into independent streams), and a block
+is always dealt whole.  A row's cards therefore depend only on the game,
+the number of players, the seed and the row's number: not on
+``batch_rows``, not on the format, and a shorter archive is a prefix of a
+longer one.  The same arguments give a byte-identical CSV or contest file.
+
+Memory is bounded by ``batch_rows`` (about 250 bytes per six-player row at
+the peak), whatever ``rows`` is; every file is written under a temporary
+name and renamed into place only when complete (:mod:`pipeline.writers`).
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+from pipeline import cards
+from pipeline.writers import TableWriter, atomic_path, csv_write_options
+
+GAMES = ("holdem", "larvis")
+MAX_PLAYERS = 10
+DECK_SIZE = 52
+BOARD_SIZE = 5
+HOLE_SIZE = 2
+LARVIS_HAND_SIZE = 5
+LARVIS_COLUMNS = ("Hand1", "Hand2")
+
+#: Rows dealt from one generator; a block is the unit of reproducibility.
+BLOCK_ROWS = 1 << 16
+
+#: Compressed CSV extensions and their pyarrow codec names.
+CSV_CODECS = {".csv.gz": "gzip", ".csv.bz2": "bz2", ".csv.zst": "zstd"}
+CONTEST_EXTENSIONS = (".in", ".txt")
+EXTENSIONS = (".csv", *CSV_CODECS, ".parquet", *CONTEST_EXTENSIONS)
+
+# A StringArray addresses its bytes with int32 offsets; a batch must fit.
+_MAX_COLUMN_BYTES = 2**31 - 1
+
+_SPACE, _NEWLINE = ord(" "), ord("\n")
+#: Card code -> its two bytes, ten written T (archives) or X (contest files).
+_CARD_BYTES = np.frombuffer("".join(cards.CARD_TEXT).encode("ascii"), np.uint8).reshape(DECK_SIZE, 2)
+_CONTEST_CARD_BYTES = np.frombuffer("".join(cards.CARD_TEXT).replace("T", "X").encode("ascii"),
+                                    np.uint8).reshape(DECK_SIZE, 2)
+#: Rank index -> its symbol byte, ten written T.
+_RANK_BYTES = np.frombuffer(cards.RANKS.encode("ascii"), np.uint8)
+
+
+def generate(path: str | os.PathLike, *, game: str, rows: int, players: int = 6, seed: int = 0,
+             batch_rows: int = 1_000_000) -> int:
+    """Write ``rows`` random deals to ``path``; return the number of rows written.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The format follows the extension: ``.csv``, ``.csv.gz``, ``.csv.bz2``,
+        ``.csv.zst``, ``.parquet``, or ``.in`` / ``.txt`` for a contest file
+        (hold'em only).
+    game : {"holdem", "larvis"}
+    rows : int
+        Number of deals (hold'em) or games (Larvis), 0 or more.  Zero writes
+        a valid empty file (a header only, for CSV).
+    players : int
+        Hold'em players per deal, 1..10; ignored for Larvis.
+    seed : int
+        Non-negative; the same arguments always give the same deals.
+    batch_rows : int
+        Rows built and written at a time; bounds memory.  Does not change
+        the deals.
+
+    Raises
+    ------
+    ValueError
+        On an unknown game or extension, a negative ``rows``, ``players``
+        outside 1..10 for hold'em, a negative ``seed``, ``batch_rows`` below
+        1, or a contest file asked for Larvis.
+    """
+    path = Path(path)
+    rows = _whole_number("rows", rows, minimum=0)
+    seed = _whole_number("seed", seed, minimum=0)
+    batch_rows = _whole_number("batch_rows", batch_rows, minimum=1)
+    if game not in GAMES:
+        raise ValueError(f"game must be one of {', '.join(map(repr, GAMES))}, got {game!r}")
+    if game == "holdem":
+        players = _whole_number("players", players, minimum=1)
+        if players > MAX_PLAYERS:
+            raise ValueError(f"players must be between 1 and {MAX_PLAYERS} for holdem, got {players}")
+    extension = output_extension(path)
+    if extension in CONTEST_EXTENSIONS and game != "holdem":
+        raise ValueError(f"{path}: contest files ({', '.join(CONTEST_EXTENSIONS)}) hold hold'em "
+                         f"instances; game {game!r} needs .csv, .csv.gz, .csv.bz2, .csv.zst or .parquet")
+    codec = CSV_CODECS.get(extension)
+    if codec is not None and not pa.Codec.is_available(codec):
+        raise ValueError(f"{path}: this pyarrow build cannot write {codec} ({extension})")
+
+    dealt_per_row = BOARD_SIZE + HOLE_SIZE * players if game == "holdem" else 2 * LARVIS_HAND_SIZE
+    dealer = _Dealer(seed, dealt_per_row)
+    if extension in CONTEST_EXTENSIONS:
+        step = batch_rows
+        with atomic_path(path) as temporary, open(temporary, "wb") as out:
+            for start in range(0, rows, step):
+                out.write(_contest_bytes(dealer.deal(start, min(start + step, rows))).data)
+        return rows
+
+    if game == "holdem":
+        names = ["board", *(f"p{i}" for i in range(1, players + 1))]
+        widest = 3 * BOARD_SIZE - 1
+    else:
+        names = list(LARVIS_COLUMNS)
+        widest = LARVIS_HAND_SIZE
+    schema = pa.schema([(name, pa.string()) for name in names])
+    step = min(batch_rows, _MAX_COLUMN_BYTES // widest)
+    build = _holdem_batch if game == "holdem" else _larvis_batch
+    batches = (build(dealer.deal(start, min(start + step, rows)), schema)
+               for start in range(0, rows, step))
+
+    if codec is None:
+        with TableWriter(path, schema=schema) as writer:
+            for batch in batches:
+                writer.write(batch)
+    else:
+        # TableWriter knows plain .csv only; same CSV writer, compressed stream.
+        with atomic_path(path) as temporary:
+            with pa.CompressedOutputStream(pa.OSFile(str(temporary), "wb"), codec) as stream:
+                with pacsv.CSVWriter(stream, schema, write_options=csv_write_options()) as writer:
+                    for batch in batches:
+                        writer.write_batch(batch)
+    return rows
+
+
+def output_extension(path: str | os.PathLike) -> str:
+    """The output format's extension of ``path``, lower case.
+
+    >>> output_extension("deals.CSV.gz"), output_extension("a.b/deals.parquet")
+    ('.csv.gz', '.parquet')
+    """
+    name = Path(path).name.lower()
+    # Longest first, so ".csv.gz" is not taken for a bare ".gz".
+    for extension in sorted(EXTENSIONS, key=len, reverse=True):
+        if name.endswith(extension) and len(name) > len(extension):
+            return extension
+    raise ValueError(f"path {str(path)!r} has an unknown output format: expected one of "
+                     f"{', '.join(EXTENSIONS)}")
+
+
+def _whole_number(name: str, value: int, *, minimum: int) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{name} must be an integer, got {value!r}") from None
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+class _Dealer:
+    """Deals rows ``start:stop`` of an archive, block by block.
+
+    ``deal`` returns an ``(m, n)`` uint8 array: ``dealt[i, row]`` is the
+    i-th card dealt to that row.  The last block dealt is kept, so batches
+    that do not line up with blocks deal each block once.
+    """
+
+    def __init__(self, seed: int, dealt_per_row: int) -> None:
+        self.seed = seed
+        self.dealt_per_row = dealt_per_row
+        self._block: tuple[int, np.ndarray] | None = None
+
+    def deal(self, start: int, stop: int) -> np.ndarray:
+        out = np.empty((self.dealt_per_row, stop - start), dtype=np.uint8)
+        for block in range(start // BLOCK_ROWS, (stop - 1) // BLOCK_ROWS + 1):
+            first = block * BLOCK_ROWS
+            low, high = max(start, first), min(stop, first + BLOCK_ROWS)
+            out[:, low - start:high - start] = self._dealt(block)[:, low - first:high - first]
+        return out
+
+    def _dealt(self, block: int) -> np.ndarray:
+        if self._block is None or self._block[0] != block:
+            self._block = block, _shuffle_block(self.seed, block, self.dealt_per_row)
+        return self._block[1]
+
+
+def _shuffle_block(seed: int, block: int, dealt_per_row: int) -> np.ndarray:
+    """Deal ``dealt_per_row`` cards to each of BLOCK_ROWS rows, one deck each."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
+    deck = np.empty((BLOCK_ROWS, DECK_SIZE), dtype=np.uint8)
+    deck[:] = np.arange(DECK_SIZE, dtype=np.uint8)
+    flat = deck.reshape(-1)
+    row_start = np.arange(0, BLOCK_ROWS * DECK_SIZE, DECK_SIZE, dtype=np.intp)
+    index = np.empty(BLOCK_ROWS, dtype=np.intp)
+    dealt = np.empty((dealt_per_row, BLOCK_ROWS), dtype=np.uint8)
+    for i in range(dealt_per_row):
+        chosen = rng.integers(i, DECK_SIZE, size=BLOCK_ROWS, dtype=np.uint8)
+        np.add(row_start, chosen, out=index)
+        dealt[i] = flat[index]
+        # Position i is never read again, so half a swap is enough.
+        flat[index] = deck[:, i]
+    return dealt
+
+
+def _put_cards(matrix: np.ndarray, column: int, codes: np.ndarray, table: np.ndarray,
+               end: int | None) -> None:
+    """Write cards as text into ``matrix`` from ``column``, space separated.
+
+    ``codes`` has shape (k, n); k cards take 3k - 1 bytes, plus ``end`` if given.
+    """
+    # Gathering one uint16 per card is three times faster than a (52, 2) row.
+    pairs = np.ascontiguousarray(table).view(np.uint16).ravel()
+    for c, row in enumerate(codes):
+        at = column + 3 * c
+        matrix[:, at:at + 2] = pairs[row].view(np.uint8).reshape(-1, 2)
+        if c < len(codes) - 1:
+            matrix[:, at + 2] = _SPACE
+        elif end is not None:
+            matrix[:, at + 2] = end
+
+
+@lru_cache(maxsize=8)
+def _fixed_offsets(n: int, width: int) -> pa.Buffer:
+    return pa.py_buffer(np.arange(0, (n + 1) * width, width, dtype=np.int32))
+
+
+def _string_column(matrix: np.ndarray) -> pa.StringArray:
+    """A StringArray of the rows of a fixed-width byte matrix, without copying them."""
+    n, width = matrix.shape
+    data = np.ascontiguousarray(matrix)
+    offsets = _fixed_offsets(n, width) if n else pa.py_buffer(np.zeros(1, np.int32))
+    return pa.StringArray.from_buffers(n, offsets, pa.py_buffer(data))
+
+
+def _holdem_batch(dealt: np.ndarray, schema: pa.Schema) -> pa.RecordBatch:
+    n = dealt.shape[1]
+    columns = []
+    board = np.empty((n, 3 * BOARD_SIZE - 1), dtype=np.uint8)
+    _put_cards(board, 0, dealt[:BOARD_SIZE], _CARD_BYTES, None)
+    columns.append(_string_column(board))
+    for first in range(BOARD_SIZE, len(dealt), HOLE_SIZE):
+        hole = np.empty((n, 3 * HOLE_SIZE - 1), dtype=np.uint8)
+        _put_cards(hole, 0, dealt[first:first + HOLE_SIZE], _CARD_BYTES, None)
+        columns.append(_string_column(hole))
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+def _larvis_batch(dealt: np.ndarray, schema: pa.Schema) -> pa.RecordBatch:
+    # Both hands come from one deck; Larvis keeps the ranks only.
+    symbols = _RANK_BYTES[dealt >> 2]
+    columns = [_string_column(symbols[h * LARVIS_HAND_SIZE:(h + 1) * LARVIS_HAND_SIZE].T)
+               for h in range(len(LARVIS_COLUMNS))]
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+def _contest_bytes(dealt: np.ndarray) -> np.ndarray:
+    """The contest-file text of a batch of deals, one fixed-width row per instance."""
+    players = (len(dealt) - BOARD_SIZE) // HOLE_SIZE
+    header = np.frombuffer(f"{players}\n".encode("ascii"), np.uint8)
+    board_width, hole_width = 3 * BOARD_SIZE, 3 * HOLE_SIZE
+    matrix = np.empty((dealt.shape[1], len(header) + board_width + players * hole_width), np.uint8)
+    matrix[:, :len(header)] = header
+    _put_cards(matrix, len(header), dealt[:BOARD_SIZE], _CONTEST_CARD_BYTES, _NEWLINE)
+    for p in range(players):
+        first = BOARD_SIZE + HOLE_SIZE * p
+        _put_cards(matrix, len(header) + board_width + p * hole_width,
+                   dealt[first:first + HOLE_SIZE], _CONTEST_CARD_BYTES, _NEWLINE)
+    return matrix

@@ -1,0 +1,412 @@
+"""Texas Hold'em: the best five of five, six or seven cards, and whole deals.
+
+This module owns the hold'em rules: the key of every hand, its category,
+the parsing of cards written as text ("Ah Kd") and the winners of a deal.
+
+Keys
+----
+``hand_keys`` gives each row of cards the key of its best five-card hand,
+one of the 7,462 classes of distinct five-card hands: 1 is 7 5 4 3 2 high,
+7462 the royal flush; a higher key wins and equal keys tie.  Categories
+take consecutive key ranges, weakest first::
+
+    High Card          1 .. 1277    Flush           5864 .. 7140
+    Pair            1278 .. 4137    Full House      7141 .. 7296
+    Two Pair        4138 .. 4995    Four of a Kind  7297 .. 7452
+    Three of a Kind 4996 .. 5853    Straight Flush  7453 .. 7462
+    Straight        5854 .. 5863
+
+How a row is scored
+-------------------
+Without a flush, the best hand depends only on the multiset of ranks, so the
+sorted ranks index a table built once from every rank multiset (50,388 for
+seven cards).  A row has a flush when five cards share a suit; only those
+rows (about 3 % of random seven-card hands) are looked at again, through a
+table of the 8,192 rank sets of one suit.  Seven cards cannot hold a flush
+and a full house at once, so the row's key is the larger of the two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline import cards
+
+BEST_OF = 5
+HAND_SIZES = (5, 6, 7)
+MAX_PLAYERS = 10
+
+
+class Category(StrEnum):
+    """Hold'em categories, weakest first; ``list(Category).index`` is the code.
+
+    The contest statement's "Royal Flush" is any straight flush.
+    """
+
+    HIGH_CARD = "High Card"
+    PAIR = "Pair"
+    TWO_PAIR = "Two Pair"
+    THREE_OF_A_KIND = "Three of a Kind"
+    STRAIGHT = "Straight"
+    FLUSH = "Flush"
+    FULL_HOUSE = "Full House"
+    FOUR_OF_A_KIND = "Four of a Kind"
+    STRAIGHT_FLUSH = "Straight Flush"
+
+
+CATEGORIES = tuple(Category)
+WHEEL = (0, 1, 2, 3, 12)  # A 2 3 4 5: the ace plays low, the five is the top card
+
+
+@cache
+def _five_card_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Keys of five-card rank multisets without and with a flush, and categories."""
+    hands = cards.all_multisets(BEST_OF)
+    largest, distinct, ordered = cards.five_card_groups(hands)
+    span = hands[:, -1].astype(np.int8) - hands[:, 0]
+    wheel = (hands == np.array(WHEEL)).all(axis=1)
+    straight = (distinct == 5) & ((span == 4) | wheel)
+    # A straight is told apart by its top card alone; the wheel's is the five.
+    ordered = ordered.copy()
+    ordered[straight] = 0
+    ordered[straight, 0] = np.where(wheel[straight], 3, hands[straight, -1])
+    plain = np.select(
+        [largest == 5, largest == 4, (largest == 3) & (distinct == 2), straight, largest == 3,
+         (largest == 2) & (distinct == 3), largest == 2],
+        [-1, 7, 6, 4, 3, 2, 1], default=0).astype(np.int64)
+    suited = np.where(distinct == 5, np.where(straight, 8, 5), -1).astype(np.int64)
+    digits = cards.digits_value(ordered)
+    scale = len(cards.RANKS) ** BEST_OF
+    values = np.concatenate([plain * scale + digits, suited * scale + digits])
+    possible = np.concatenate([plain, suited]) >= 0
+    keys = np.zeros(len(values), dtype=np.int16)
+    keys[possible] = np.unique(values[possible], return_inverse=True)[1] + 1
+    category_of_key = np.full(keys.max() + 1, -1, dtype=np.int8)
+    category_of_key[keys[possible]] = np.concatenate([plain, suited])[possible]
+    return keys[:len(hands)], keys[len(hands):], category_of_key
+
+
+@cache
+def plain_table(k: int) -> np.ndarray:
+    """Key of the best five cards of every k-rank multiset, ignoring suits.
+
+    Returns
+    -------
+    keys : ndarray of shape (cards.multiset_count(k),), dtype int16
+        Indexed by ``cards.multiset_index``; 0 where a rank occurs more than
+        four times.
+    """
+    five_plain = _five_card_tables()[0]
+    columns = list(cards.all_multisets(k).T)
+    keys = np.zeros(len(columns[0]), dtype=np.int16)
+    for subset in combinations(range(k), BEST_OF):
+        # Any five of a sorted row are still sorted: index them directly.
+        keys = np.maximum(keys, five_plain[cards.multiset_index([columns[i] for i in subset])])
+    too_many = np.zeros(len(keys), dtype=bool)
+    for i in range(k - 4):
+        too_many |= columns[i] == columns[i + 4]
+    keys[too_many] = 0
+    keys.setflags(write=False)
+    return keys
+
+
+@cache
+def flush_table() -> np.ndarray:
+    """Key of the best flush in every set of ranks of one suit.
+
+    Returns
+    -------
+    keys : ndarray of shape (8192,), dtype int16
+        Indexed by a 13-bit rank mask (bit r set when rank r is present);
+        0 for fewer than five ranks.
+    """
+    five_suited = _five_card_tables()[1]
+    masks = np.arange(1 << len(cards.RANKS), dtype=np.int64)
+    bits = (masks[:, None] >> np.arange(len(cards.RANKS))) & 1
+    count = bits.sum(axis=1)
+    best = masks.copy()
+    # Without a straight the flush is the top five ranks: drop the lowest.
+    for _ in range(len(cards.RANKS) - BEST_OF):
+        best = np.where(np.bitwise_count(best) > BEST_OF, best & (best - 1), best)
+    windows = [sum(1 << r for r in WHEEL)] + [0b11111 << low for low in range(len(cards.RANKS) - 4)]
+    for window in windows:  # weakest straight first, so the strongest wins
+        best = np.where((masks & window) == window, window, best)
+    chosen = (best[:, None] >> np.arange(len(cards.RANKS))) & 1
+    ranks = np.argsort(-chosen, axis=1, kind="stable")[:, :BEST_OF]
+    index = cards.multiset_index(list(np.sort(ranks, axis=1).T))
+    keys = np.where(count >= BEST_OF, five_suited[index], 0).astype(np.int16)
+    keys.setflags(write=False)
+    return keys
+
+
+_RANK_BIT = (1 << np.arange(len(cards.RANKS))).astype(np.uint16)
+
+
+@cache
+def _flush_suit() -> np.ndarray:
+    # Packed suit counts (four 4-bit fields) -> the suit with five or more, or -1.
+    packed = np.arange(1 << 16)
+    counts = (packed[:, None] >> (4 * np.arange(4))) & 15
+    suit = np.where((counts >= BEST_OF).any(axis=1), counts.argmax(axis=1), -1)
+    return suit.astype(np.int8)
+
+
+def hand_keys(hands: np.ndarray) -> np.ndarray:
+    """Key of the best five-card hand in each row of cards.
+
+    Parameters
+    ----------
+    hands : array-like of shape (n, k), k in {5, 6, 7}
+        Card codes ``4 * rank + suit`` (see :mod:`pipeline.cards`); the cards
+        of a row must be distinct (readers check this).
+
+    Returns
+    -------
+    keys : ndarray of shape (n,), dtype int16
+        1 (7 5 4 3 2 high) ... 7462 (royal flush); higher wins, equal ties.
+
+    Raises
+    ------
+    ValueError
+        If the shape is wrong, a code is outside 0..51 or a row holds a rank
+        five times.
+
+    Examples
+    --------
+    >>> from pipeline.cards import card_code
+    >>> royal = [card_code(c) for c in ("As", "Ks", "Qs", "Js", "Ts", "2c", "2d")]
+    >>> worst = [card_code(c) for c in ("7c", "5d", "4h", "3s", "2c")]
+    >>> hand_keys([royal]).tolist(), hand_keys([worst]).tolist()
+    ([7462], [1])
+    """
+    hands = np.asarray(hands)
+    if hands.ndim != 2 or hands.shape[1] not in HAND_SIZES:
+        raise ValueError(f"hands must have shape (n, 5), (n, 6) or (n, 7), got {hands.shape}")
+    if hands.size == 0:
+        return np.zeros(len(hands), dtype=np.int16)
+    if not np.issubdtype(hands.dtype, np.integer):
+        raise ValueError(f"card codes must be integers, got dtype {hands.dtype}")
+    low, high = hands.min(), hands.max()
+    if low < 0 or high > 51:
+        raise ValueError(f"card codes must lie in 0..51, found {low if low < 0 else high}")
+    codes = hands.astype(np.uint8, copy=False)
+    # One transposition up front makes every later pass run down a column.
+    columns = np.ascontiguousarray(codes.T)
+    ranks = cards.sort_columns(list(columns >> 2))
+    keys = plain_table(codes.shape[1])[cards.multiset_index(ranks)]
+    if not keys.all():
+        row = int(np.argmin(keys))
+        raise ValueError(f"row {row}: a rank appears five times, so a card is dealt twice")
+    # Four 4-bit suit counters in one uint16: 1 << 4 * suit per card.
+    suit_counts = np.left_shift(np.uint16(1), (columns & 3).astype(np.uint16) << 2).sum(
+        axis=0, dtype=np.uint16)
+    flush_suit = _flush_suit()[suit_counts]
+    rows = np.flatnonzero(flush_suit >= 0)
+    if rows.size:
+        flushed = codes[rows]
+        in_suit = (flushed & 3) == flush_suit[rows, None]
+        mask = np.where(in_suit, _RANK_BIT[flushed >> 2], 0).sum(axis=1)
+        keys[rows] = np.maximum(keys[rows], flush_table()[mask])
+    return keys
+
+
+def key_categories(keys: np.ndarray) -> np.ndarray:
+    """Category code (index into ``CATEGORIES``) of each key.
+
+    >>> [str(CATEGORIES[c]) for c in key_categories(np.array([1, 5854, 7462]))]
+    ['High Card', 'Straight', 'Straight Flush']
+    """
+    return _five_card_tables()[2][keys]
+
+
+# --- deals: text in, winners out -------------------------------------------
+
+BOARD_TEXT_WIDTH = 14  # "Ah Kd 2c 3s 4h"
+HOLE_TEXT_WIDTH = 5  # "Ah Kd"
+
+
+@dataclass
+class Deals:
+    """Parsed deals, one row per deal.
+
+    Attributes
+    ----------
+    board : ndarray of shape (n, 5), dtype uint8
+        Card codes of the community cards.
+    holes : ndarray of shape (n, seats, 2), dtype uint8
+        Card codes of each seat's hole cards; 0 for an empty seat.
+    seated : ndarray of shape (n, seats), dtype bool
+        True where the seat has a player.
+    reasons : ndarray of shape (n,), dtype object
+        None for a valid deal, else why it is rejected.
+    fields : ndarray of shape (n,), dtype int8
+        Which text field the reason is about: 0 = board, s = seat s, -1 none.
+    """
+
+    board: np.ndarray
+    holes: np.ndarray
+    seated: np.ndarray
+    reasons: np.ndarray
+    fields: np.ndarray
+
+
+def _card_matrix(strings: pa.Array, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Parse ``count`` cards separated by single spaces, whitespace tolerated.
+
+    Returns codes (n, count) uint8, ``fits`` (the text has that layout) and
+    ``known`` (every card is a known card) as (n,) bool arrays.
+    """
+    width = 3 * count - 1
+    matrix, fits = cards.text_matrix(strings, width)
+    if not fits.all():
+        # Rare slow path: tidy stray or doubled whitespace, then look again.
+        tidy = pc.replace_substring_regex(pc.utf8_trim_whitespace(strings), r"\s+", " ")
+        matrix, fits = cards.text_matrix(tidy, width)
+    separators = matrix[:, 2::3]
+    fits &= (separators == ord(" ")).all(axis=1)
+    ranks = cards.RANK_OF_BYTE[matrix[:, 0::3]]
+    suits = cards.SUIT_OF_BYTE[matrix[:, 1::3]]
+    known = fits & (ranks != cards.INVALID).all(axis=1) & (suits != cards.INVALID).all(axis=1)
+    codes = np.where(known[:, None], ranks * 4 + suits, 0).astype(np.uint8)
+    return codes, fits, known
+
+
+def parse_deals(board: pa.Array, seats: list[pa.Array]) -> Deals:
+    """Parse deals written as text: a board and up to ten seats.
+
+    Parameters
+    ----------
+    board : pyarrow string array of length n
+        Five cards separated by spaces, e.g. ``"Ah Kd 2c 3s Xh"``.
+    seats : list of pyarrow string arrays of length n
+        Two cards separated by a space per seat, null or empty for an empty
+        seat; seat s + 1 is ``seats[s]``.
+
+    Returns
+    -------
+    Deals
+        Codes for every deal and, for each invalid one, why.
+    """
+    n = len(board)
+    if len(seats) > MAX_PLAYERS:
+        raise ValueError(f"{len(seats)} seats, at most {MAX_PLAYERS}")
+    board_codes, board_fits, board_known = _card_matrix(board, BEST_OF)
+    holes = np.zeros((n, len(seats), 2), dtype=np.uint8)
+    seated = np.zeros((n, len(seats)), dtype=bool)
+    ok = board_known.copy()
+    for seat, column in enumerate(seats):
+        if isinstance(column, pa.ChunkedArray):
+            column = column.combine_chunks()
+        empty = pc.fill_null(pc.equal(pc.utf8_trim_whitespace(column), ""), True)
+        seated[:, seat] = ~empty.to_numpy(zero_copy_only=False)
+        codes, _, known = _card_matrix(column, 2)
+        holes[:, seat] = codes
+        ok &= known | ~seated[:, seat]
+    ok &= seated.any(axis=1)
+    # Every card of a deal is a distinct bit of one 64-bit mask.
+    seen = np.zeros(n, dtype=np.uint64)
+    repeated = np.zeros(n, dtype=bool)
+    all_cards = [board_codes[:, i] for i in range(BEST_OF)] + [
+        np.where(seated[:, seat], holes[:, seat, i], 64)
+        for seat in range(len(seats)) for i in range(2)]
+    for column in all_cards:
+        bit = np.left_shift(np.uint64(1), column.astype(np.uint64), dtype=np.uint64)
+        bit[column == 64] = 0
+        repeated |= (seen & bit) != 0
+        seen |= bit
+    ok &= ~repeated
+    reasons = np.full(n, None, dtype=object)
+    fields = np.full(n, -1, dtype=np.int8)
+    if not ok.all():
+        board_text = board.to_pylist()
+        seat_text = [column.to_pylist() for column in seats]
+        for row in np.flatnonzero(~ok):
+            reasons[row], fields[row] = deal_problem(
+                board_text[row], [text[row] for text in seat_text])
+    return Deals(board_codes, holes, seated, reasons, fields)
+
+
+def deal_problem(board: str | None, seats: list[str | None]) -> tuple[str | None, int]:
+    """Why a written deal is not valid, and which field: 0 board, s seat s.
+
+    >>> deal_problem("Ah Kd 2c 3s Xh", ["As Ad", None])
+    (None, -1)
+    >>> deal_problem("Ah Kd 2c 3s Xh", ["Ah 2d"])
+    ("p1 'Ah 2d': card Ah is dealt twice", 1)
+    >>> deal_problem("Ah Kd 2c 3s", ["As Ad"])
+    ("board 'Ah Kd 2c 3s': 4 cards, expected 5", 0)
+    """
+    seen: set[int] = set()
+    fields = [("board", board, BEST_OF)] + [(f"p{s}", text, 2) for s, text in enumerate(seats, 1)]
+    seated = 0
+    for index, (label, text, count) in enumerate(fields):
+        words = (text or "").split()
+        if index and not words:
+            continue
+        seated += index > 0
+        if len(words) != count:
+            what = "empty" if not words else f"{len(words)} cards, expected {count}"
+            return f"{label} {text!r}: {what}" if words else f"{label} is empty", index
+        for word in words:
+            try:
+                code = cards.card_code(word)
+            except ValueError:
+                return (f"{label} {text!r}: unknown card {word!r} (ranks {cards.RANKS} or X, "
+                        f"suits {cards.SUITS})"), index
+            if code in seen:
+                return f"{label} {text!r}: card {word} is dealt twice", index
+            seen.add(code)
+    if not seated:
+        return "no player: every seat is empty", -1
+    return None, -1
+
+
+_WINNER_TEXT = np.array([" ".join(str(s + 1) for s in range(MAX_PLAYERS) if mask >> s & 1)
+                         for mask in range(1 << MAX_PLAYERS)], dtype=object)
+
+
+def winners_text(masks: np.ndarray) -> np.ndarray:
+    """Winners written as the contest prints them, from bit masks of seats.
+
+    >>> winners_text(np.array([0b101, 0b1000000000])).tolist()
+    ['1 3', '10']
+    """
+    return _WINNER_TEXT[masks]
+
+
+def score_deals(deals: Deals) -> tuple[np.ndarray, np.ndarray]:
+    """Keys of every seated hand and the winners of every deal.
+
+    Parameters
+    ----------
+    deals : Deals
+        Valid deals only (``reasons`` all None).
+
+    Returns
+    -------
+    keys : ndarray of shape (n, seats), dtype int16
+        Key of each seat's best five of seven; 0 for an empty seat.
+    winners : ndarray of shape (n,), dtype uint16
+        Bit s set when seat s + 1 holds the best key of its deal.
+    """
+    n, seat_count = deals.seated.shape
+    keys = np.zeros((n, seat_count), dtype=np.int16)
+    for seat in range(seat_count):
+        rows = deals.seated[:, seat]
+        if rows.all():
+            keys[:, seat] = hand_keys(np.concatenate([deals.board, deals.holes[:, seat]], axis=1))
+        elif rows.any():
+            keys[rows, seat] = hand_keys(np.concatenate(
+                [deals.board[rows], deals.holes[rows, seat]], axis=1))
+    best = keys.max(axis=1, initial=0)
+    winning = (keys == best[:, None]) & deals.seated
+    winners = (winning.astype(np.uint16) << np.arange(seat_count, dtype=np.uint16)).sum(
+        axis=1, dtype=np.uint16)
+    return keys, winners

@@ -1,0 +1,208 @@
+"""Larvis: suitless five-card poker, two hands head to head.
+
+This module owns the Larvis rules: the key of every hand, its category, the
+parsing of hands written as five rank symbols ("AAAQQ") and the outcome of a
+game between two hands.
+
+Keys
+----
+``hand_keys`` gives each hand a dense integer key: 1 is the weakest hand
+(6 5 4 3 2), 6175 the strongest (A A A A K).  A higher key wins and equal
+keys tie.  The keys run through the categories from weakest to strongest::
+
+    High card       1 .. 1287    Triple          5006 .. 5863
+    A pair       1288 .. 4147    Full house      5864 .. 6019
+    Two pairs    4148 .. 5005    Four of a kind  6020 .. 6175
+
+There are no straights and no flushes: 6 5 4 3 2 is a high card.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from functools import cache
+
+import numpy as np
+import pyarrow as pa
+
+from pipeline import cards
+
+HAND_SIZE = 5
+COLUMNS = ("Hand1", "Hand2")
+EXPECTED_COLUMN = "Winner"
+OUTCOMES = ("Hand 1", "Hand 2", "Tie")
+
+
+class Category(StrEnum):
+    """Larvis categories, weakest first; ``list(Category).index`` is the code."""
+
+    HIGH_CARD = "High card"
+    PAIR = "A pair"
+    TWO_PAIRS = "Two pairs"
+    TRIPLE = "Triple"
+    FULL_HOUSE = "Full house"
+    FOUR_OF_A_KIND = "Four of a kind"
+
+
+CATEGORIES = tuple(Category)
+
+
+@cache
+def _tables() -> tuple[np.ndarray, np.ndarray]:
+    hands = cards.all_multisets(HAND_SIZE)
+    largest, distinct, ordered = cards.five_card_groups(hands)
+    # (largest group, distinct ranks) names the category; five alike is -1.
+    category = np.select(
+        [largest == 5, largest == 4, (largest == 3) & (distinct == 2), largest == 3,
+         (largest == 2) & (distinct == 3), largest == 2],
+        [-1, 5, 4, 3, 2, 1], default=0).astype(np.int8)
+    value = category.astype(np.int64) * len(cards.RANKS) ** HAND_SIZE + cards.digits_value(ordered)
+    possible = category >= 0
+    keys = np.zeros(len(hands), dtype=np.int16)
+    keys[possible] = np.unique(value[possible], return_inverse=True)[1] + 1
+    category_of_key = np.full(keys.max() + 1, -1, dtype=np.int8)
+    category_of_key[keys[possible]] = category[possible]
+    keys.setflags(write=False)
+    category_of_key.setflags(write=False)
+    return keys, category_of_key
+
+
+def key_table() -> np.ndarray:
+    """Key of every five-rank multiset, indexed by ``cards.multiset_index``.
+
+    Returns
+    -------
+    keys : ndarray of shape (6188,), dtype int16
+        1..6175 for a possible hand, 0 for a rank five times.
+    """
+    return _tables()[0]
+
+
+def hand_keys(ranks: np.ndarray) -> np.ndarray:
+    """Key of each five-card Larvis hand.
+
+    Parameters
+    ----------
+    ranks : array-like of shape (n, 5)
+        Rank indices, 0 = '2' ... 12 = 'A', in any order within a row.
+
+    Returns
+    -------
+    keys : ndarray of shape (n,), dtype int16
+        1 (6 5 4 3 2) ... 6175 (A A A A K); higher wins, equal ties.
+
+    Raises
+    ------
+    ValueError
+        If the shape is wrong, a rank is outside 0..12, or a row holds one
+        rank five times.
+
+    Examples
+    --------
+    >>> hand_keys([[4, 3, 2, 1, 0], [12, 12, 12, 12, 11]]).tolist()
+    [1, 6175]
+    """
+    ranks = np.asarray(ranks)
+    if ranks.ndim != 2 or ranks.shape[1] != HAND_SIZE:
+        raise ValueError(f"ranks must have shape (n, 5), got {ranks.shape}")
+    if ranks.size == 0:
+        return np.zeros(len(ranks), dtype=np.int16)
+    if not np.issubdtype(ranks.dtype, np.integer):
+        raise ValueError(f"ranks must be integers, got dtype {ranks.dtype}")
+    low, high = ranks.min(), ranks.max()
+    if low < 0 or high >= len(cards.RANKS):
+        raise ValueError(f"ranks must lie in 0..12, found {low if low < 0 else high}")
+    columns = cards.sorted_columns(ranks.astype(np.uint8, copy=False))
+    keys = key_table()[cards.multiset_index(columns)]
+    if not keys.all():
+        row = int(np.argmin(keys))
+        raise ValueError(f"row {row}: rank {cards.RANKS[ranks[row, 0]]} appears five times")
+    return keys
+
+
+def key_categories(keys: np.ndarray) -> np.ndarray:
+    """Category code (index into ``CATEGORIES``) of each key.
+
+    >>> [CATEGORIES[c] for c in key_categories(np.array([1, 6175]))]
+    [<Category.HIGH_CARD: 'High card'>, <Category.FOUR_OF_A_KIND: 'Four of a kind'>]
+    """
+    return _tables()[1][keys]
+
+
+def parse_hands(strings: pa.Array | pa.ChunkedArray, *, label: str) -> tuple[np.ndarray, np.ndarray]:
+    """Parse Larvis hands written as five rank symbols.
+
+    Parameters
+    ----------
+    strings : pyarrow string array of length n
+    label : str
+        Names the column in rejection reasons, e.g. ``"Hand1"``.
+
+    Returns
+    -------
+    ranks : ndarray of shape (n, 5), dtype uint8
+        Rank indices; meaningless where ``reasons`` is not None.
+    reasons : ndarray of shape (n,), dtype object
+        None for a valid hand, else why it is rejected.
+    """
+    matrix, fits = cards.text_matrix(strings, HAND_SIZE)
+    ranks = cards.RANK_OF_BYTE[matrix]
+    ok = fits & (ranks != cards.INVALID).all(axis=1)
+    # A five-card hand can only break the four-of-a-rank limit by five alike.
+    ok &= ~(ok & (ranks == ranks[:, :1]).all(axis=1))
+    reasons = np.full(len(ranks), None, dtype=object)
+    if not ok.all():
+        values = strings.to_pylist() if not isinstance(strings, list) else strings
+        for row in np.flatnonzero(~ok):
+            reasons[row] = hand_problem(values[row], label=label)
+    ranks[~ok] = 0
+    return ranks, reasons
+
+
+def hand_problem(text: str | None, *, label: str = "hand") -> str | None:
+    """Why a written Larvis hand is not valid, or None if it is.
+
+    >>> hand_problem("AAAQQ") is None
+    True
+    >>> hand_problem("AAAAA")
+    "hand 'AAAAA': 'A' appears 5 times, at most 4"
+    >>> hand_problem("AAQ", label="Hand1")
+    "Hand1 'AAQ': 3 symbols, expected 5"
+    """
+    if text is None or text == "":
+        return f"{label} is empty"
+    if len(text) != HAND_SIZE:
+        return f"{label} {text!r}: {len(text)} symbols, expected {HAND_SIZE}"
+    for symbol in text:
+        if symbol not in cards.RANKS and symbol != "X":
+            return (f"{label} {text!r}: unknown symbol {symbol!r}, "
+                    f"expected one of {cards.RANKS} (or X for ten)")
+    normalized = text.replace("X", "T")
+    for symbol in cards.RANKS:
+        if normalized.count(symbol) > 4:
+            return f"{label} {text!r}: {symbol!r} appears {normalized.count(symbol)} times, at most 4"
+    return None
+
+
+def winners(keys1: np.ndarray, keys2: np.ndarray) -> np.ndarray:
+    """Outcome code of each game: 0 = "Hand 1", 1 = "Hand 2", 2 = "Tie".
+
+    >>> winners(np.array([5, 1, 3]), np.array([1, 5, 3])).tolist()
+    [0, 1, 2]
+    """
+    return np.where(keys1 > keys2, 0, np.where(keys1 < keys2, 1, 2)).astype(np.int8)
+
+
+def compare(hand1: str, hand2: str) -> str:
+    """Decide one game between two written hands.
+
+    >>> compare("AAAQQ", "QQAAA"), compare("88822", "QQ777"), compare("99652", "99752")
+    ('Tie', 'Hand 1', 'Hand 2')
+    """
+    for label, hand in (("hand1", hand1), ("hand2", hand2)):
+        problem = hand_problem(hand, label=label)
+        if problem:
+            raise ValueError(problem)
+    ranks, _ = parse_hands(pa.array([hand1, hand2]), label="hand")
+    keys = hand_keys(ranks)
+    return OUTCOMES[winners(keys[:1], keys[1:])[0]]

@@ -1,0 +1,549 @@
+"""Exact category probabilities, and how well observed frequencies fit them.
+
+This module owns two things:
+
+* the exact number of hands in each category of both games, computed by
+  counting from the rules (nothing is typed in): hold'em with five or seven
+  cards from a 52-card deck, and Larvis with five;
+* the goodness-of-fit of observed category frequencies against those exact
+  shares (a Pearson chi-square test with sparse categories pooled), and a
+  picture of it.
+
+How the counts are computed
+---------------------------
+A hand of k cards is a multiset of k ranks (``cards.all_multisets(k)``, at
+most four of a rank) plus a choice of suits.  A rank present ``c`` times can
+take its suits in ``C(4, c)`` ways, so without regard to flushes the number
+of hands behind one rank multiset is ``prod_r C(4, c_r)``, and every one of
+them has the same best hand unless five or more cards share a suit.
+
+For hold'em the flush hands are then counted per multiset and moved out of
+its suitless category.  Fix the flush suit ``s`` and the set ``S`` of ranks
+that appear in it (each rank at most once, ``|S| >= 5``).  A rank in ``S``
+places its other ``c_r - 1`` cards in the three other suits, a rank outside
+``S`` all its ``c_r`` cards there, so::
+
+    hands with exactly S in suit s  =  prod_{r in S} C(3, c_r - 1) * prod_{r not in S} C(3, c_r)
+
+Seven cards hold at most one suit five times (5 + 5 > 7), so the four suits
+are disjoint cases and the count is multiplied by four.  The hand is a
+straight flush when ``S`` contains five consecutive ranks (or A 2 3 4 5),
+otherwise a flush.  A flush always beats the suitless hand of the same
+cards: with five cards of one suit among seven, only two cards are left, too
+few to complete a full house or four of a kind (a guard checks this).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pipeline import cards, holdem, larvis, writers
+
+DECK_SIZE = len(cards.RANKS) * len(cards.SUITS)
+#: (game, cards) pairs :func:`exact_counts` knows.
+SUPPORTED = (("holdem", 5), ("holdem", 7), ("larvis", 5))
+#: Cochran's rule of thumb: the chi-square approximation is trusted only when
+#: every cell expects at least this many observations.
+MIN_EXPECTED = 5.0
+
+_H = holdem.Category
+_L = larvis.Category
+# Larvis has no straights and no flushes; every other category has the same
+# shape in both games, so the suitless hold'em code names the Larvis one.
+_LARVIS_OF_HOLDEM = {
+    _H.HIGH_CARD: _L.HIGH_CARD, _H.PAIR: _L.PAIR, _H.TWO_PAIR: _L.TWO_PAIRS,
+    _H.THREE_OF_A_KIND: _L.TRIPLE, _H.FULL_HOUSE: _L.FULL_HOUSE,
+    _H.FOUR_OF_A_KIND: _L.FOUR_OF_A_KIND,
+}
+
+# Straight windows as 13-bit rank masks: the wheel (A 2 3 4 5), then 2..6 up
+# to T..A.
+_STRAIGHT_MASKS = np.array(
+    [sum(1 << r for r in holdem.WHEEL)] + [0b11111 << low for low in range(len(cards.RANKS) - 4)],
+    dtype=np.int64)
+_RANK_BITS = (1 << np.arange(len(cards.RANKS))).astype(np.int64)
+
+
+def _binomials(n: int, top: int) -> np.ndarray:
+    # C(n, j) for j = 0..top, zero past n: indexed by a rank's count, it makes
+    # "five of a rank" weigh nothing without a special case.
+    return np.array([math.comb(n, j) for j in range(top + 1)], dtype=np.int64)
+
+
+def rank_counts(ranks: np.ndarray) -> np.ndarray:
+    """Count how often each rank occurs in each row.
+
+    Parameters
+    ----------
+    ranks : ndarray of shape (n, k)
+        Rank indices 0..12, any integer dtype, any order within a row.
+
+    Returns
+    -------
+    counts : ndarray of shape (n, 13), dtype int64
+        ``counts[i, r]`` is the number of cards of rank r in row i.
+
+    Examples
+    --------
+    >>> rank_counts(np.array([[0, 0, 12, 5, 0]])).tolist()
+    [[3, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]]
+    """
+    ranks = np.asarray(ranks)
+    return (ranks[:, :, None] == np.arange(len(cards.RANKS))).sum(axis=1, dtype=np.int64)
+
+
+def has_straight(masks: np.ndarray) -> np.ndarray:
+    """Whether each 13-bit rank mask holds five consecutive ranks.
+
+    Parameters
+    ----------
+    masks : ndarray of shape (n,)
+        Integer masks, bit r set when rank r (0 = '2' ... 12 = 'A') is held.
+
+    Returns
+    -------
+    straight : ndarray of shape (n,), dtype bool
+
+    Examples
+    --------
+    >>> wheel = 0b1000000001111          # A 2 3 4 5: the ace plays low
+    >>> broadway = 0b1111100000000       # T J Q K A
+    >>> around = 0b0000000000111 | 1 << 11 | 1 << 12   # K A 2 3 4 does not wrap
+    >>> has_straight(np.array([wheel, broadway, around])).tolist()
+    [True, True, False]
+    """
+    masks = np.asarray(masks, dtype=np.int64)
+    return ((masks[:, None] & _STRAIGHT_MASKS) == _STRAIGHT_MASKS).any(axis=1)
+
+
+def suitless_categories(counts: np.ndarray, *, straights: bool) -> np.ndarray:
+    """Hold'em category code of the best five cards of each rank multiset.
+
+    Only ranks are looked at, so flushes are never found here; for Larvis
+    pass ``straights=False`` and straights are high cards too.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (n, 13)
+        Rank counts of hands of five or more cards, as from
+        :func:`rank_counts`.
+    straights : bool
+        Whether five consecutive ranks make a straight.
+
+    Returns
+    -------
+    codes : ndarray of shape (n,), dtype int8
+        Index into ``holdem.CATEGORIES``.  Counts above four are not checked:
+        such rows weigh nothing in the counts below.
+
+    Examples
+    --------
+    >>> def name(ranks, straights=True):
+    ...     code = suitless_categories(rank_counts(np.array([ranks])), straights=straights)[0]
+    ...     return str(holdem.CATEGORIES[code])
+    >>> name([0, 0, 0, 1, 1, 1, 5])      # two triples among seven: a full house
+    'Full House'
+    >>> name([0, 0, 1, 1, 2, 2, 5])      # three pairs: the best two count
+    'Two Pair'
+    >>> name([12, 0, 1, 2, 3]), name([12, 0, 1, 2, 3], straights=False)
+    ('Straight', 'High Card')
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    ordered = np.sort(counts, axis=1)
+    largest, second = ordered[:, -1], ordered[:, -2]
+    if straights:
+        straight = has_straight((counts > 0).astype(np.int64) @ _RANK_BITS)
+    else:
+        straight = np.zeros(len(counts), dtype=bool)
+    # Strongest first: np.select takes the first condition that holds, and a
+    # hand that is, say, both trips and a straight is a straight.
+    conditions = [largest >= 4, (largest >= 3) & (second >= 2), straight,
+                  largest == 3, (largest == 2) & (second == 2), largest == 2]
+    codes = [_H.FOUR_OF_A_KIND, _H.FULL_HOUSE, _H.STRAIGHT,
+             _H.THREE_OF_A_KIND, _H.TWO_PAIR, _H.PAIR]
+    return np.select(conditions, [holdem.CATEGORIES.index(c) for c in codes],
+                     default=holdem.CATEGORIES.index(_H.HIGH_CARD)).astype(np.int8)
+
+
+def _flush_hands(ranks: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Flush and straight-flush suit assignments of each rank multiset.
+
+    ``ranks`` is (n, k) sorted ascending, ``counts`` its (n, 13) rank counts;
+    returns two int64 arrays of shape (n,): hands whose flush suit holds a
+    straight, and hands whose flush suit does not.
+    """
+    n, k = ranks.shape
+    c3 = _binomials(3, k)
+    # A sorted row names each distinct rank by its first position; taking
+    # only first positions enumerates every suited rank set S exactly once.
+    first = np.ones((n, k), dtype=bool)
+    first[:, 1:] = ranks[:, 1:] != ranks[:, :-1]
+    straight_flush = np.zeros(n, dtype=np.int64)
+    plain_flush = np.zeros(n, dtype=np.int64)
+    rows = np.arange(n)
+    for size in range(holdem.BEST_OF, k + 1):
+        for positions in combinations(range(k), size):
+            chosen = ranks[:, positions].astype(np.intp)
+            valid = first[:, positions].all(axis=1)
+            in_suit = np.zeros_like(counts)
+            in_suit[rows[:, None], chosen] = 1
+            # Ranks of S keep c - 1 cards for the other three suits, the rest c.
+            ways = c3[counts - in_suit].prod(axis=1) * valid
+            straight = has_straight(in_suit @ _RANK_BITS)
+            straight_flush += np.where(straight, ways, 0)
+            plain_flush += np.where(straight, 0, ways)
+    # At most one suit can hold five of the k <= 7 cards, so suits are disjoint.
+    return len(cards.SUITS) * straight_flush, len(cards.SUITS) * plain_flush
+
+
+@cache
+def _counts(game: str, k: int) -> tuple[int, ...]:
+    ranks = cards.all_multisets(k)
+    counts = rank_counts(ranks)
+    # Ways to give a rank present c times its c suits; C(4, 5+) = 0 drops
+    # the impossible multisets all_multisets includes.
+    hands = _binomials(len(cards.SUITS), k)[counts].prod(axis=1)
+    codes = suitless_categories(counts, straights=game == "holdem")
+    # Integer sums: float weights would round counts above 2**53 (not reached
+    # here, but exactness is the point of this module).
+    totals = np.zeros(len(holdem.CATEGORIES), dtype=np.int64)
+    if game == "larvis":
+        np.add.at(totals, codes, hands)
+        return tuple(int(totals[holdem.CATEGORIES.index(h)]) for h in _LARVIS_OF_HOLDEM)
+    straight_flush, plain_flush = _flush_hands(ranks, counts)
+    flushed = (straight_flush + plain_flush) > 0
+    if (codes[flushed] >= holdem.CATEGORIES.index(_H.FLUSH)).any():
+        # The module docstring argues this cannot happen for k <= 7; if it
+        # did, the flush would not be the best hand and the counts would lie.
+        raise AssertionError("a rank multiset with a flush also beats a flush without suits")
+    np.add.at(totals, codes, hands - straight_flush - plain_flush)
+    totals[holdem.CATEGORIES.index(_H.STRAIGHT_FLUSH)] += straight_flush.sum()
+    totals[holdem.CATEGORIES.index(_H.FLUSH)] += plain_flush.sum()
+    return tuple(int(t) for t in totals)
+
+
+def exact_counts(game: str, *, cards: int) -> dict[str, int]:
+    """Number of hands in each category, over every deal of ``cards`` cards.
+
+    Parameters
+    ----------
+    game : {"holdem", "larvis"}
+    cards : int
+        Hand size: 5 or 7 for hold'em (best five of the seven), 5 for Larvis.
+        Cards are dealt from a standard 52-card deck; Larvis ignores suits.
+
+    Returns
+    -------
+    counts : dict of str to int
+        Category name (``holdem.CATEGORIES`` or ``larvis.CATEGORIES``) to its
+        number of hands, weakest first; the values sum to C(52, cards).
+
+    Raises
+    ------
+    ValueError
+        For a game or hand size not in ``SUPPORTED``.
+
+    Examples
+    --------
+    >>> exact_counts("larvis", cards=5)["Four of a kind"]
+    624
+    >>> exact_counts("holdem", cards=5)["Straight Flush"]    # royal flushes included
+    40
+    """
+    # The type check keeps 5.0 or True from slipping through the tuple test.
+    if type(cards) is not int or (game, cards) not in SUPPORTED:
+        known = ", ".join(f"{g!r} with cards={k}" for g, k in SUPPORTED)
+        raise ValueError(f"no exact counts for game={game!r} with cards={cards!r}: known are {known}")
+    names = holdem.CATEGORIES if game == "holdem" else larvis.CATEGORIES
+    return {name.value: count for name, count in zip(names, _counts(game, cards), strict=True)}
+
+
+def exact_shares(game: str, *, cards: int) -> dict[str, float]:
+    """Probability of each category for a uniformly random hand.
+
+    Parameters and errors as :func:`exact_counts`.
+
+    Returns
+    -------
+    shares : dict of str to float
+        Category name to probability, weakest first; sums to 1 up to rounding.
+
+    Examples
+    --------
+    >>> round(exact_shares("holdem", cards=5)["Pair"], 6)
+    0.422569
+    """
+    counts = exact_counts(game, cards=cards)
+    total = sum(counts.values())
+    return {name: count / total for name, count in counts.items()}
+
+
+def pooled_bins(expected: Mapping[str, float], *, minimum: float = MIN_EXPECTED) -> tuple[tuple[str, ...], ...]:
+    """Group adjacent categories so that every group expects ``minimum`` or more.
+
+    Categories are taken in the mapping's order, weakest first.  Walking from
+    the strongest (where the rare hands are), a category expecting fewer
+    than ``minimum`` observations is pooled with the next weaker ones until
+    the group reaches it; a short group left at the weak end joins the
+    stronger group beside it.  Pooling neighbours keeps each group a
+    meaningful range of strength ("four of a kind or better").
+
+    Parameters
+    ----------
+    expected : mapping of str to float
+        Expected count of each category, weakest first; all positive.
+    minimum : float
+
+    Returns
+    -------
+    bins : tuple of tuples of str
+        The groups, weakest first, each weakest first.  A single group when
+        the total is below ``minimum``.
+
+    Examples
+    --------
+    >>> pooled_bins({"a": 50.0, "b": 9.0, "c": 3.0, "d": 1.0})
+    (('a',), ('b', 'c', 'd'))
+    >>> pooled_bins({"a": 2.0, "b": 20.0, "c": 7.0})
+    (('a', 'b'), ('c',))
+    """
+    bins: list[list[str]] = []
+    current: list[str] = []
+    total = 0.0
+    for name in reversed(list(expected)):
+        current.insert(0, name)
+        total += expected[name]
+        if total >= minimum:
+            bins.insert(0, current)
+            current, total = [], 0.0
+    if current:
+        if bins:
+            bins[0] = current + bins[0]
+        else:
+            bins = [current]
+    return tuple(tuple(b) for b in bins)
+
+
+@dataclass(frozen=True, eq=False)
+class FitResult:
+    """Outcome of :func:`goodness_of_fit`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per category, weakest first, with columns ``category`` (str),
+        ``observed`` (int64), ``observed_share`` (float64), ``exact_share``
+        (float64), ``expected`` (float64, count under the exact shares) and
+        ``residual`` (float64, standardized Pearson residual
+        ``(observed - expected) / sqrt(n p (1 - p))``, about N(0, 1) for each
+        category on its own; NaN where p is 0 or 1).
+    chi2 : float
+        Pearson statistic over the pooled bins; ``inf`` if a category of
+        probability 0 was observed.
+    dof : int
+        Number of pooled bins minus one.
+    p_value : float
+        Upper tail of chi-square with ``dof`` degrees of freedom; 0 if an
+        impossible category was observed, NaN when there are fewer than two
+        bins (nothing to test).
+    bins : tuple of tuples of str
+        The categories pooled into each bin of the test (see
+        :func:`pooled_bins`).
+    """
+
+    table: pd.DataFrame
+    chi2: float
+    dof: int
+    p_value: float
+    bins: tuple[tuple[str, ...], ...]
+
+
+def goodness_of_fit(observed: Mapping[str, int], expected_shares: Mapping[str, float]) -> FitResult:
+    """Test observed category counts against exact category probabilities.
+
+    Pearson's chi-square test over the categories, with two adjustments the
+    approximation needs to stay honest:
+
+    * a category of probability 0 is left out of the test if it was never
+      observed; if it was, the shares are refuted outright (p = 0);
+    * categories expecting fewer than ``MIN_EXPECTED`` observations are
+      pooled with their weaker neighbours (:func:`pooled_bins`), because the
+      chi-square distribution of the statistic fails for sparse cells.  The
+      table still shows every category on its own.
+
+    Parameters
+    ----------
+    observed : mapping of str to int
+        Count of each category; a category missing from it counts 0.
+    expected_shares : mapping of str to float
+        Probability of each category, weakest first (as :func:`exact_shares`);
+        non-negative, summing to 1.
+
+    Returns
+    -------
+    FitResult
+
+    Raises
+    ------
+    ValueError
+        For an observed category without a share, a negative or fractional
+        count, no observations at all, or shares that are negative or do not
+        sum to 1.
+
+    Examples
+    --------
+    >>> fit = goodness_of_fit({"x": 30, "y": 70}, {"x": 0.3, "y": 0.7})
+    >>> fit.chi2, fit.dof, fit.p_value
+    (0.0, 1, 1.0)
+    """
+    names = [str(name) for name in expected_shares]
+    shares = np.array([expected_shares[name] for name in expected_shares], dtype=np.float64)
+    if not len(shares) or not np.isfinite(shares).all() or (shares < 0).any():
+        raise ValueError(f"expected shares must be finite and non-negative, got {dict(expected_shares)}")
+    if abs(shares.sum() - 1.0) > 1e-6:
+        raise ValueError(f"expected shares must sum to 1, they sum to {shares.sum()!r}")
+    shares = shares / shares.sum()  # remove rounding so expected counts sum to n
+    unknown = sorted(set(map(str, observed)) - set(names))
+    if unknown:
+        raise ValueError(f"observed categories {unknown} have no expected share; known: {names}")
+    given = {str(name): count for name, count in observed.items()}
+    raw = [given.get(name, 0) for name in names]
+    if any(isinstance(x, bool) or int(x) != x or x < 0 for x in raw):
+        raise ValueError(f"observed counts must be non-negative integers, got {dict(observed)}")
+    counts = np.array([int(x) for x in raw], dtype=np.int64)
+    n = int(counts.sum())
+    if n == 0:
+        raise ValueError("no observations: every observed count is 0")
+
+    expected = n * shares
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = np.sqrt(n * shares * (1.0 - shares))
+        residual = np.where(spread > 0, (counts - expected) / spread, np.nan)
+    table = pd.DataFrame({
+        "category": pd.Series(names, dtype=object),
+        "observed": counts,
+        "observed_share": counts / n,
+        "exact_share": shares,
+        "expected": expected,
+        "residual": residual,
+    })
+
+    possible = shares > 0
+    bins = pooled_bins({name: e for name, e, p in zip(names, expected, possible) if p})
+    dof = len(bins) - 1
+    if (counts[~possible] > 0).any():
+        return FitResult(table, math.inf, dof, 0.0, bins)
+    if dof < 1:
+        return FitResult(table, 0.0, 0, math.nan, bins)
+    index = {name: i for i, name in enumerate(names)}
+    binned_observed = np.array([sum(counts[index[m]] for m in b) for b in bins], dtype=np.float64)
+    binned_expected = np.array([sum(expected[index[m]] for m in b) for b in bins])
+    # scipy is needed only here; importing it lazily keeps the counts cheap to load.
+    from scipy import stats
+
+    result = stats.chisquare(binned_observed, binned_expected)
+    return FitResult(table, float(result.statistic), dof, float(result.pvalue), bins)
+
+
+def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike) -> None:
+    """Draw observed against exact shares, one panel per fit, to a PNG file.
+
+    Parameters
+    ----------
+    fits : mapping of str to FitResult
+        Panel title (e.g. ``"holdem, 7 cards"``) to its fit; drawn in order.
+    path : str or path-like
+        Where the PNG goes.  It is written under a temporary name in the same
+        folder and renamed into place, so a failed plot leaves no half file.
+
+    Raises
+    ------
+    ValueError
+        If ``fits`` is empty.
+    """
+    if not fits:
+        raise ValueError("nothing to plot: no fits given")
+    # Imported here so that the counting functions do not pay for matplotlib;
+    # a bare Figure on the Agg canvas leaves pyplot's global backend alone.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(5.5 * len(fits), 4.8), layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.subplots(1, len(fits), squeeze=False)[0]
+    for ax, (title, fit) in zip(axes, fits.items(), strict=True):
+        table = fit.table
+        x = np.arange(len(table))
+        observed = table["observed_share"].to_numpy(dtype=np.float64)
+        exact = table["exact_share"].to_numpy(dtype=np.float64)
+        # A share of 0 has no place on a log axis: leave its bar out rather
+        # than draw it down to the clipping floor.
+        ax.bar(x - 0.2, np.where(observed > 0, observed, np.nan), width=0.4, label="observed")
+        ax.bar(x + 0.2, np.where(exact > 0, exact, np.nan), width=0.4, label="exact")
+        ax.set_yscale("log")
+        positive = np.concatenate([observed[observed > 0], exact[exact > 0]])
+        if positive.size:
+            ax.set_ylim(positive.min() / 3, 1.0)
+        ax.set_xticks(x, table["category"].tolist(), rotation=45, ha="right")
+        ax.set_ylabel("share of hands")
+        ax.set_title(f"{title}\nchi2 = {fit.chi2:.3g}, dof = {fit.dof}, p = {fit.p_value:.3g}")
+        ax.legend()
+    with writers.atomic_path(path) as temporary:
+        figure.savefig(temporary, format="png", dpi=100)
+
+
+def run_report(results: str | os.PathLike) -> dict[str, dict]:
+    """Observed category frequencies of a run, beside the exact ones.
+
+    Parameters
+    ----------
+    results : path of an output folder of ``pokerpipe run``
+        Its ``summary.json`` names the game and ``categories.csv`` holds the
+        counts.
+
+    Returns
+    -------
+    dict of title -> {"table": DataFrame, "fit": FitResult or None}
+        Every hand dealt, tested against the exact shares (seven-card
+        hold'em, or five cards from a 52-card deck for Larvis), and the
+        winning hands by number of players, observed only: their exact
+        shares depend on the number of players and are not tabulated here.
+    """
+    folder = Path(results)
+    summary_path, categories_path = folder / "summary.json", folder / "categories.csv"
+    for needed in (summary_path, categories_path):
+        if not needed.is_file():
+            raise ValueError(f"{folder}: no {needed.name}; is it an output folder of `pokerpipe run`?")
+    game = json.loads(summary_path.read_text(encoding="utf-8"))["game"]
+    table = pd.read_csv(categories_path, dtype={"players": str})
+    cards = 5 if game == "larvis" else 7
+    report: dict[str, dict] = {}
+    every_hand = table[(table["players"] == "all") & (table["scope"] == "hand")]
+    observed = dict(zip(every_hand["category"], every_hand["count"].astype(int)))
+    if sum(observed.values()):
+        fit = goodness_of_fit(observed, exact_shares(game, cards=cards))
+        report[f"{game}: every hand ({cards} cards) against exact shares"] = {"table": fit.table, "fit": fit}
+    winning = table[table["scope"] == "winning"]
+    for players, rows in winning.groupby("players", sort=False):
+        shown = rows[["category", "count", "share", "wins", "ties"]].reset_index(drop=True)
+        report[f"{game}: winning hands, players = {players}"] = {"table": shown, "fit": None}
+    return report
+
+
+def report_json(part: dict) -> dict:
+    """One part of :func:`run_report` as plain JSON-ready values."""
+    fit = part["fit"]
+    document = {"table": part["table"].to_dict(orient="records")}
+    if fit is not None:
+        document.update(chi2=fit.chi2, dof=fit.dof, p_value=fit.p_value, bins=[list(b) for b in fit.bins])
+    return document

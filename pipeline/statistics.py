@@ -1,0 +1,147 @@
+"""Statistics: category frequencies, wins and ties, merged across batches.
+
+This module owns the summary statistics of a run, for both games.  A
+:class:`Tally` is a set of count arrays; scoring a batch makes one, and
+tallies of batches (or of cluster partitions) are merged by adding them, so
+the statistics of a run do not depend on how it was split.
+
+Tables written by a run (``categories.csv`` and ``ties.csv``):
+
+* ``categories``: per number of players (or ``all``) and scope (``hand``:
+  every hand dealt; ``winning``: the winning hand of each deal), the count
+  and share of each category, and how many of those hands won outright or
+  tied for the win.
+* ``ties``: per number of players (or ``all``), the deals and the deals
+  whose pot is split, and their ratio.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+
+MAX_SEATS = 10
+
+
+@dataclass
+class Tally:
+    """Counts of one run or part of a run.
+
+    Attributes
+    ----------
+    categories : tuple of str
+        Category names, weakest first.
+    hands, wins, ties, winning : ndarray of shape (11, len(categories)), int64
+        Indexed by [number of players, category]: hands dealt, hands that won
+        alone, hands that tied for the win, and deals won by that category.
+    deals, tied_deals : ndarray of shape (11,), int64
+        Deals, and deals with more than one winner, by number of players.
+    """
+
+    categories: tuple[str, ...]
+    hands: np.ndarray = field(default=None)
+    wins: np.ndarray = field(default=None)
+    ties: np.ndarray = field(default=None)
+    winning: np.ndarray = field(default=None)
+    deals: np.ndarray = field(default=None)
+    tied_deals: np.ndarray = field(default=None)
+
+    def __post_init__(self) -> None:
+        shape = (MAX_SEATS + 1, len(self.categories))
+        for name in ("hands", "wins", "ties", "winning"):
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros(shape, dtype=np.int64))
+        for name in ("deals", "tied_deals"):
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros(MAX_SEATS + 1, dtype=np.int64))
+
+    def __iadd__(self, other: Tally) -> Tally:
+        if other.categories != self.categories:
+            raise ValueError("cannot merge tallies of different games")
+        for name in ("hands", "wins", "ties", "winning", "deals", "tied_deals"):
+            getattr(self, name).__iadd__(getattr(other, name))
+        return self
+
+    @classmethod
+    def of_deals(cls, categories: tuple[str, ...], hand_categories: np.ndarray,
+                 winning_seats: np.ndarray) -> Tally:
+        """Count one batch of scored deals.
+
+        Parameters
+        ----------
+        categories : tuple of str
+            The game's category names, weakest first.
+        hand_categories : ndarray of shape (n, seats), integer
+            Category code of each seat's hand, -1 for an empty seat.
+        winning_seats : ndarray of shape (n, seats), bool
+            True for each seat that holds the best hand of its deal.
+        """
+        tally = cls(categories)
+        size = len(categories)
+        seated = hand_categories >= 0
+        players = seated.sum(axis=1)
+        winner_count = winning_seats.sum(axis=1)
+        tied = winner_count > 1
+        cells = (MAX_SEATS + 1) * size
+        flat = np.broadcast_to(players[:, None], seated.shape) * size + hand_categories
+
+        def count(mask: np.ndarray) -> np.ndarray:
+            return np.bincount(flat[mask], minlength=cells).reshape(MAX_SEATS + 1, size)
+
+        tally.hands = count(seated)
+        tally.wins = count(winning_seats & ~tied[:, None])
+        tally.ties = count(winning_seats & tied[:, None])
+        first_winner = np.argmax(winning_seats, axis=1)
+        won = winner_count > 0
+        winning_category = hand_categories[np.arange(len(players)), first_winner]
+        tally.winning = np.bincount(players[won] * size + winning_category[won],
+                                    minlength=cells).reshape(MAX_SEATS + 1, size)
+        tally.deals = np.bincount(players, minlength=MAX_SEATS + 1)
+        tally.tied_deals = np.bincount(players[tied], minlength=MAX_SEATS + 1)
+        return tally
+
+    def category_table(self) -> pa.Table:
+        """The ``categories`` table: one row per players, scope and category."""
+        records = []
+        for label, players in self._player_groups():
+            for scope, counts in (("hand", self.hands), ("winning", self.winning)):
+                total = int(counts[players].sum())
+                for index, name in enumerate(self.categories):
+                    count = int(counts[players, index].sum())
+                    if scope == "winning":
+                        # A hand that won alone is exactly one deal won alone.
+                        wins = int(self.wins[players, index].sum())
+                        ties = count - wins
+                    else:
+                        wins = int(self.wins[players, index].sum())
+                        ties = int(self.ties[players, index].sum())
+                    records.append({"players": label, "scope": scope, "category": name,
+                                    "count": count, "share": count / total if total else 0.0,
+                                    "wins": wins, "ties": ties})
+        return pa.Table.from_pylist(records, schema=CATEGORY_SCHEMA)
+
+    def tie_table(self) -> pa.Table:
+        """The ``ties`` table: deals, split pots and tie rate by number of players."""
+        records = []
+        for label, players in self._player_groups():
+            deals = int(self.deals[players].sum())
+            tied = int(self.tied_deals[players].sum())
+            records.append({"players": label, "deals": deals, "tied_deals": tied,
+                            "tie_rate": tied / deals if deals else 0.0})
+        return pa.Table.from_pylist(records, schema=TIE_SCHEMA)
+
+    def _player_groups(self) -> list[tuple[str, list[int]]]:
+        present = [int(p) for p in np.flatnonzero(self.deals)]
+        groups = [("all", present)]
+        if len(present) > 1:
+            groups += [(str(p), [p]) for p in present]
+        return groups
+
+
+CATEGORY_SCHEMA = pa.schema([("players", pa.string()), ("scope", pa.string()),
+                             ("category", pa.string()), ("count", pa.int64()),
+                             ("share", pa.float64()), ("wins", pa.int64()), ("ties", pa.int64())])
+TIE_SCHEMA = pa.schema([("players", pa.string()), ("deals", pa.int64()),
+                        ("tied_deals", pa.int64()), ("tie_rate", pa.float64())])

@@ -1,0 +1,122 @@
+"""Writers: every file the pipeline produces, written atomically.
+
+This module owns output: the winners table (CSV or Parquet, written batch by
+batch), the rejects file, summary.json and the statistics tables.  Each file
+is written under a temporary name in its own folder and renamed into place
+only when complete, so an interrupted run never leaves a file that looks
+finished.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+FORMATS = ("csv", "parquet")
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; rename it to ``path`` on success.
+
+    On an exception the temporary file is removed and ``path`` is untouched.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.close(handle)
+    temporary = Path(temporary)
+    try:
+        yield temporary
+        # mkstemp makes the file private; give it the mode a new file gets.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def write_json(path: str | os.PathLike, document: dict[str, Any]) -> None:
+    """Write a JSON document atomically, indented for people to read."""
+    with atomic_path(path) as temporary:
+        temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
+
+def write_table(path: str | os.PathLike, table: pa.Table) -> None:
+    """Write a whole table atomically, as CSV or Parquet by the file's extension."""
+    with TableWriter(path, schema=table.schema) as writer:
+        writer.write(table)
+
+
+def csv_write_options(*, quote_strings: bool = False) -> pacsv.WriteOptions:
+    """CSV options of every file written: a plain header, strings quoted only on request.
+
+    Unquoted CSV is smaller and looks like the inputs; a file whose strings
+    may hold commas or quotes (raw rejected text) must quote them.
+    """
+    return pacsv.WriteOptions(quoting_style="needed" if quote_strings else "none", quoting_header="none")
+
+
+class TableWriter:
+    """Append record batches to one CSV or Parquet file, published on close.
+
+    The format follows the extension (``.csv`` or ``.parquet``).  The schema
+    is taken from the first batch; a writer closed without any batch writes
+    the ``schema`` given, or nothing if none was.  Use as a context manager:
+    the file appears only if the block ends without an exception.
+    """
+
+    def __init__(self, path: str | os.PathLike, *, schema: pa.Schema | None = None,
+                 quote_strings: bool = False) -> None:
+        self.path = Path(path)
+        self.format = self.path.suffix.lstrip(".")
+        if self.format not in FORMATS:
+            raise ValueError(f"{self.path}: unknown output format, expected .csv or .parquet")
+        self.schema = schema
+        self.quoting = "needed" if quote_strings else "none"
+        self.rows = 0
+        self._context = atomic_path(self.path)
+        self._temporary: Path | None = None
+        self._writer: pq.ParquetWriter | pacsv.CSVWriter | None = None
+
+    def __enter__(self) -> TableWriter:
+        self._temporary = self._context.__enter__()
+        return self
+
+    def write(self, table: pa.Table | pa.RecordBatch) -> None:
+        """Append rows; their schema must match the first batch written."""
+        if self._writer is None:
+            self.schema = table.schema
+            self._open()
+        if isinstance(table, pa.RecordBatch):
+            table = pa.Table.from_batches([table])
+        self._writer.write_table(table.cast(self.schema))
+        self.rows += table.num_rows
+
+    def _open(self) -> None:
+        if self.format == "parquet":
+            self._writer = pq.ParquetWriter(self._temporary, self.schema, compression="zstd")
+        else:
+            self._writer = pacsv.CSVWriter(self._temporary, self.schema,
+                                           write_options=csv_write_options(quote_strings=self.quoting == "needed"))
+
+    def __exit__(self, kind, value, traceback) -> None:
+        try:
+            if kind is None and self._writer is None and self.schema is not None:
+                self._open()
+            if self._writer is not None:
+                self._writer.close()
+        except BaseException as error:
+            self._context.__exit__(type(error), error, error.__traceback__)
+            raise
+        self._context.__exit__(kind, value, traceback)
