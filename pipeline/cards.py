@@ -84,11 +84,26 @@ def card_code(text: str) -> int:
     (0, 34, 34, 51)
     """
     if len(text) != 2 or not text.isascii():
-        raise ValueError(f"unknown card {text!r}: a card is a rank and a suit, like 'Ah' or 'Xd'")
+        raise ValueError(f"unknown card {shown(text)}: a card is a rank and a suit, like 'Ah' or 'Xd'")
     rank, suit = RANK_OF_BYTE[ord(text[0])], SUIT_OF_BYTE[ord(text[1])]
     if rank == INVALID or suit == INVALID:
         raise ValueError(f"unknown card {text!r}: ranks are {RANKS} (or X), suits are {SUITS}")
     return int(4 * rank + suit)
+
+
+def shown(text: str, limit: int = 40, *, quote: bool = True) -> str:
+    """Input text as a message shows it: quoted, and cut short when long.
+
+    A hostile field can be megabytes long; a message naming it stays one
+    short line.
+
+    >>> shown("AAQ"), shown("A" * 50, limit=5), shown("A" * 50, limit=5, quote=False)
+    ("'AAQ'", "'AAAAA'... (50 characters)", 'AAAAA... (50 characters)')
+    """
+    if len(text) <= limit:
+        return repr(text) if quote else text
+    head = text[:limit]
+    return f"{repr(head) if quote else head}... ({len(text):,} characters)"
 
 
 def sorted_columns(values: np.ndarray) -> list[np.ndarray]:

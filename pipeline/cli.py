@@ -14,9 +14,11 @@ import time
 import click
 
 from pipeline import __version__, holdem, larvis, readers
+from pipeline.cards import shown
 from pipeline.writers import FORMATS
 
 MAX_REJECT_LINES = 20
+ENGINES = ("local", "dask")
 
 
 class BadInput(click.ClickException):
@@ -60,9 +62,15 @@ class _Progress:
               help="Game of the inputs; detected from their columns when omitted.")
 @click.option("--batch-rows", type=click.IntRange(min=1), default=readers.DEFAULT_BATCH_ROWS,
               show_default=True, help="Rows scored at a time; bounds memory.")
+@click.option("--engine", type=click.Choice(ENGINES), default="local", show_default=True,
+              help="local: this process.  dask: partitions on a dask cluster, winners as "
+                   "OUTDIR/winners/part-*.  Needs pip install 'pokerpipe[dask]'.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Dask scheduler to use, like tcp://host:8786 (with --engine dask); "
+                   "a local cluster when omitted.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
 def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | None,
-        batch_rows: int, quiet: bool) -> None:
+        batch_rows: int, engine: str, scheduler: str | None, quiet: bool) -> None:
     """Score games files, contest files or deal archives into OUTDIR.
 
     INPUTS are CSV (also .gz, .bz2, .zst), Parquet or contest files, folders
@@ -72,24 +80,37 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
     """
     from pipeline.runner import Run
 
+    if scheduler and engine != "dask":
+        raise click.UsageError("--scheduler needs --engine dask")
+    if engine == "dask":
+        from pipeline import cluster
+
+        try:
+            cluster.require_dask()
+        except ImportError as error:
+            raise click.ClickException(str(error)) from None
+
     progress = _Progress(enabled=not quiet and sys.stderr.isatty())
-    shown = []
+    rejected = 0  # a count, not the lines: an archive may hold millions of bad rows
 
     def reject(line: str) -> None:
-        shown.append(line)
-        if not quiet and len(shown) <= MAX_REJECT_LINES:
+        nonlocal rejected
+        rejected += 1
+        if not quiet and rejected <= MAX_REJECT_LINES:
             progress.close()
             click.echo(line, err=True)
 
     try:
-        summary = Run(list(inputs), outdir, output_format=output_format, game=game,
-                      batch_rows=batch_rows, on_progress=progress, on_reject=reject).execute()
+        configured = Run(list(inputs), outdir, output_format=output_format, game=game,
+                         batch_rows=batch_rows, on_progress=progress, on_reject=reject)
+        summary = configured.execute() if engine == "local" else \
+            cluster.execute(configured, scheduler=scheduler)
     except ValueError as error:
         progress.close()
         raise click.ClickException(str(error)) from None
     progress.close()
-    if len(shown) > MAX_REJECT_LINES and not quiet:
-        click.echo(f"... and {len(shown) - MAX_REJECT_LINES:,} more rejected rows in "
+    if rejected > MAX_REJECT_LINES and not quiet:
+        click.echo(f"... and {rejected - MAX_REJECT_LINES:,} more rejected rows in "
                    f"{outdir}/rejects.csv", err=True)
     if not quiet:
         click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, "
@@ -99,8 +120,8 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
         first = expected["first"][0]
         raise click.ClickException(
             f"{expected['mismatched']:,} of {expected['checked']:,} rows disagree with the "
-            f"{expected['column']} column (first: row {first['row']}, expected {first['expected']!r}, "
-            f"got {first['got']!r}); see {outdir}/winners.{output_format}")
+            f"{expected['column']} column (first: row {first['row']}, expected {shown(first['expected'])}, "
+            f"got {first['got']!r}); see {outdir}/{summary['outputs']['winners']}")
 
 
 @cli.command()
@@ -136,7 +157,8 @@ def contest(file: str | None, batch_rows: int) -> None:
     name = "<stdin>" if file in (None, "-") else file
     stream = click.open_file(file or "-", encoding="utf-8", errors="replace")
     with stream:
-        batches = readers.contest_batches(stream, batch_rows=batch_rows, name=name)
+        batches = readers.contest_batches(readers.text_lines(stream, name=name), batch_rows=batch_rows,
+                                          name=name)
         try:
             for batch in batches:
                 columns = [batch.table.column(seat) for seat in readers.HOLDEM_SEATS]

@@ -353,15 +353,15 @@ def deal_problem(board: str | None, seats: list[str | None]) -> tuple[str | None
         seated += index > 0
         if len(words) != count:
             what = "empty" if not words else f"{len(words)} cards, expected {count}"
-            return f"{label} {text!r}: {what}" if words else f"{label} is empty", index
+            return f"{label} {cards.shown(text)}: {what}" if words else f"{label} is empty", index
         for word in words:
             try:
                 code = cards.card_code(word)
             except ValueError:
-                return (f"{label} {text!r}: unknown card {word!r} (ranks {cards.RANKS} or X, "
-                        f"suits {cards.SUITS})"), index
+                return (f"{label} {cards.shown(text)}: unknown card {cards.shown(word)} "
+                        f"(ranks {cards.RANKS} or X, suits {cards.SUITS})"), index
             if code in seen:
-                return f"{label} {text!r}: card {word} is dealt twice", index
+                return f"{label} {cards.shown(text)}: card {word} is dealt twice", index
             seen.add(code)
     if not seated:
         return "no player: every seat is empty", -1

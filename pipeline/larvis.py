@@ -172,7 +172,7 @@ def hand_problem(text: str | None, *, label: str = "hand") -> str | None:
     if text is None or text == "":
         return f"{label} is empty"
     if len(text) != HAND_SIZE:
-        return f"{label} {text!r}: {len(text)} symbols, expected {HAND_SIZE}"
+        return f"{label} {cards.shown(text)}: {len(text):,} symbols, expected {HAND_SIZE}"
     for symbol in text:
         if symbol not in cards.RANKS and symbol != "X":
             return (f"{label} {text!r}: unknown symbol {symbol!r}, "

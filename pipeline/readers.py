@@ -16,7 +16,9 @@ and line numbers, and the lines that could not even be split into fields
 
 from __future__ import annotations
 
+import codecs
 import glob
+import io
 import itertools
 import os
 from collections.abc import Iterator
@@ -30,6 +32,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline import holdem, larvis
+from pipeline.cards import shown
 
 CSV_SUFFIXES = (".csv", ".tsv")
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
@@ -40,6 +43,8 @@ DEFAULT_BATCH_ROWS = 1 << 18
 # pyarrow reads CSV in blocks of bytes; a row is rarely longer than this.
 _CSV_BYTES_PER_ROW = 64
 _MIN_BLOCK = 1 << 20
+_HEADER_BYTES = 1 << 16  # the longest header line read
+MAX_LINE = 1 << 20  # characters; a contest file line holds at most a few dozen
 HOLDEM_SEATS = tuple(f"p{seat}" for seat in range(1, holdem.MAX_PLAYERS + 1))
 
 
@@ -64,7 +69,8 @@ class Source:
         if "board" in self.columns:
             return "holdem"
         raise ValueError(
-            f"{self.path}: cannot tell the game from the columns {', '.join(self.columns) or '(none)'}: "
+            f"{self.path}: cannot tell the game from the columns "
+            f"{shown(', '.join(self.columns), quote=False) or '(none)'}: "
             f"expected {','.join(larvis.COLUMNS)} (Larvis) or board,p1,...,p10 (hold'em)")
 
     def seats(self) -> tuple[str, ...]:
@@ -169,12 +175,17 @@ def _csv_header(path: Path, compression: str | None) -> tuple[str, ...]:
     delimiter = "\t" if ".tsv" in [s.lower() for s in path.suffixes] else ","
     try:
         with pa.input_stream(str(path), compression=compression) as stream:
-            head = stream.read(1 << 16)
+            head = stream.read(_HEADER_BYTES)
     except (pa.ArrowException, OSError) as error:
         raise ValueError(f"{path}: cannot read ({error})") from None
     if b"\0" in head:
         raise ValueError(f"{path}: binary data where a CSV header was expected")
-    line = head.split(b"\n", 1)[0].rstrip(b"\r")
+    first = head.splitlines(keepends=True)[0] if head else b""
+    if len(head) == _HEADER_BYTES and not first.endswith((b"\n", b"\r")):
+        raise ValueError(f"{path}: the first line is longer than {_HEADER_BYTES:,} bytes: "
+                         f"expected a header row")
+    # pyarrow skips a UTF-8 byte-order mark; so does the header.
+    line = first.rstrip(b"\r\n").removeprefix(b"\xef\xbb\xbf")
     if not line.strip():
         raise ValueError(f"{path}: the first line is empty: expected a header row")
     try:
@@ -182,21 +193,26 @@ def _csv_header(path: Path, compression: str | None) -> tuple[str, ...]:
     except UnicodeDecodeError:
         raise ValueError(f"{path}: the header line is not UTF-8 text") from None
     if delimiter not in text and ";" in text:
-        raise ValueError(f"{path}: header {text!r} is split by ';': columns must be separated by commas")
+        raise ValueError(f"{path}: header {shown(text)} is split by ';': columns must be separated by commas")
     return tuple(name.strip().strip('"') for name in text.split(delimiter))
 
 
 def read_batches(source: Source, columns: tuple[str, ...], *,
-                 batch_rows: int = DEFAULT_BATCH_ROWS) -> Iterator[Batch]:
+                 batch_rows: int = DEFAULT_BATCH_ROWS,
+                 row_groups: range | None = None) -> Iterator[Batch]:
     """Read the given columns of a source in batches of about ``batch_rows`` rows.
 
     Columns the source lacks come back as nulls (an empty hold'em seat).
+    ``row_groups``, for Parquet only, reads just that range of row groups;
+    their rows keep the numbers they have in the whole file.
     Raises ValueError naming the file, the place and the reason when the
     file cannot be read on (a truncated archive, a line longer than the
     read block, bytes that are not text).
     """
+    if row_groups is not None and source.format != "parquet":
+        raise ValueError(f"{source.path}: only Parquet files are read by row group")
     if source.format == "parquet":
-        yield from _parquet_batches(source, columns, batch_rows)
+        yield from _parquet_batches(source, columns, batch_rows, row_groups)
     elif source.format == "contest":
         yield from _contest_batches(source, batch_rows)
     else:
@@ -214,12 +230,29 @@ def _as_strings(table: pa.Table, columns: tuple[str, ...]) -> pa.Table:
     return pa.table(arrays, names=list(columns))
 
 
-def _parquet_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> Iterator[Batch]:
+def parquet_row_groups(source: Source) -> list[int]:
+    """Rows of each row group of a Parquet source, in file order."""
+    try:
+        metadata = pq.read_metadata(source.path)
+    except (pa.ArrowException, OSError) as error:
+        raise ValueError(f"{source.path}: not a readable Parquet file ({error})") from None
+    return [metadata.row_group(index).num_rows for index in range(metadata.num_row_groups)]
+
+
+def _parquet_batches(source: Source, columns: tuple[str, ...], batch_rows: int,
+                     row_groups: range | None = None) -> Iterator[Batch]:
     present = [name for name in columns if name in source.columns]
     done = 0
     try:
         parquet = pq.ParquetFile(source.path)
-        for record_batch in parquet.iter_batches(batch_size=batch_rows, columns=present):
+        groups = None
+        if row_groups is not None:
+            groups = list(row_groups)
+            if not groups:
+                return
+            done = sum(parquet.metadata.row_group(index).num_rows for index in range(row_groups.start))
+        for record_batch in parquet.iter_batches(batch_size=batch_rows, columns=present,
+                                                 row_groups=groups):
             table = _as_strings(pa.Table.from_batches([record_batch]), columns)
             rows = np.arange(done + 1, done + 1 + table.num_rows, dtype=np.int64)
             done += table.num_rows
@@ -237,10 +270,17 @@ def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> I
 
     delimiter = "\t" if source.path.suffix.lower() == ".tsv" or ".tsv" in source.path.suffixes else ","
     present = [name for name in columns if name in source.columns]
-    # Single-threaded parsing is what gives the skip handler line numbers.
-    read_options = pacsv.ReadOptions(use_threads=False,
+    if _header_only(source):
+        yield _csv_batch(source, pa.table({name: pa.array([], pa.string()) for name in present}), columns,
+                         np.zeros(0, dtype=np.int64), [])
+        return
+    # Single-threaded parsing is what gives the skip handler line numbers.  The
+    # header was read by _csv_header: its names are used as they are there.
+    read_options = pacsv.ReadOptions(use_threads=False, column_names=list(source.columns), skip_rows=1,
                                      block_size=max(_MIN_BLOCK, batch_rows * _CSV_BYTES_PER_ROW))
-    parse_options = pacsv.ParseOptions(delimiter=delimiter, invalid_row_handler=skip,
+    # A line is a row: quotes are not syntax, so one stray quote cannot swallow
+    # the lines after it.  _csv_batch takes enclosing quotes off the values.
+    parse_options = pacsv.ParseOptions(delimiter=delimiter, invalid_row_handler=skip, quote_char=False,
                                        ignore_empty_lines=False, newlines_in_values=False)
     convert_options = pacsv.ConvertOptions(
         include_columns=present, column_types={name: pa.string() for name in source.columns},
@@ -249,7 +289,8 @@ def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> I
     reported = 0  # entries of `skipped` already attached to a batch
     try:
         with pa.input_stream(str(source.path), compression=source.compression) as stream:
-            reader = pacsv.open_csv(stream, read_options=read_options, parse_options=parse_options,
+            checked = pa.PythonFile(_Utf8Stream(stream, source.path), mode="r")
+            reader = pacsv.open_csv(checked, read_options=read_options, parse_options=parse_options,
                                     convert_options=convert_options)
             for record_batch in itertools.chain(reader, [None]):
                 table = (pa.Table.from_batches([record_batch]) if record_batch is not None
@@ -270,13 +311,63 @@ def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> I
                          f"{_explain(error)}") from None
 
 
+def _header_only(source: Source) -> bool:
+    """True when the file is its header line alone, without a line end: pyarrow cannot skip it."""
+    with pa.input_stream(str(source.path), compression=source.compression) as stream:
+        head = stream.read(_HEADER_BYTES + 1)
+    return b"\n" not in head and b"\r" not in head
+
+
+def _unquoted(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Values without their enclosing double quotes: ``"Ah Kd"`` reads as ``Ah Kd``."""
+    if not pc.any(pc.starts_with(column, '"')).as_py():
+        return column
+    quoted = pc.match_substring_regex(column, r'^"(?:[^"]|"")*"$')
+    inner = pc.replace_substring(pc.utf8_slice_codeunits(column, 1, -1), '""', '"')
+    return pc.if_else(quoted, inner, column)
+
+
 def _last_line(yielded: int, skipped: list) -> int:
     return yielded + len(skipped) + 1
 
 
+class NotText(ValueError):
+    """Bytes of a CSV file that are not UTF-8 text, at a line the message names."""
+
+
+class _Utf8Stream:
+    """A binary stream that checks, as pyarrow reads it, that its bytes are UTF-8 text.
+
+    pyarrow cannot hand a skipped line that is not UTF-8 to the invalid-row
+    handler (it prints a traceback and fails with a parse error); checking
+    here stops the run with one line naming the line of the bad bytes.
+    """
+
+    def __init__(self, stream, path: Path) -> None:
+        self._stream = stream
+        self._path = path
+        self._decoder = codecs.getincrementaldecoder("utf-8")()
+        self._line = 1
+        self.closed = False
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._stream.read(size)
+        try:
+            self._decoder.decode(data, final=not data)
+        except UnicodeDecodeError as error:
+            line = self._line + data.count(b"\n", 0, max(error.start, 0))
+            raise NotText(f"{self._path}: line {line}: bytes that are not UTF-8 text") from None
+        self._line += data.count(b"\n")
+        return data
+
+    def close(self) -> None:
+        self.closed = True
+
+
 def _explain(error: Exception) -> str:
     text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    if "straddling" in text or "block" in text.lower():
+    text = shown(text, 200, quote=False)  # pyarrow quotes whole rows: a hostile one is megabytes
+    if "straddl" in text or "block size" in text.lower():
         return f"a line is longer than the read block ({text}); raise --batch-rows"
     if "UTF8" in text or "utf-8" in text.lower():
         return f"the bytes are not UTF-8 text ({text})"
@@ -286,6 +377,7 @@ def _explain(error: Exception) -> str:
 def _csv_batch(source: Source, table: pa.Table, columns: tuple[str, ...], lines: np.ndarray,
                skipped: list[tuple[int, str, int]]) -> Batch:
     table = _as_strings(table, columns)
+    table = pa.table([_unquoted(column) for column in table.columns], names=table.column_names)
     # A line with nothing on it is not a row: drop it, but keep the count.
     blank = np.ones(table.num_rows, dtype=bool)
     for column in table.columns:
@@ -307,22 +399,27 @@ def _csv_batch(source: Source, table: pa.Table, columns: tuple[str, ...], lines:
 
 
 def _contest_batches(source: Source, batch_rows: int) -> Iterator[Batch]:
-    with pa.input_stream(str(source.path), compression=source.compression) as stream:
-        text_lines = (line.decode("utf-8", errors="replace") for line in _lines(stream))
-        yield from contest_batches(text_lines, batch_rows=batch_rows, name=str(source.path))
+    name = str(source.path)
+    with pa.input_stream(name, compression=source.compression) as raw:
+        # Lines end at \n only, as they always have here; bad bytes are replaced.
+        stream = io.TextIOWrapper(io.BufferedReader(raw), encoding="utf-8", errors="replace", newline="\n")
+        yield from contest_batches(text_lines(stream, name=name), batch_rows=batch_rows, name=name)
 
 
-def _lines(stream, chunk: int = 1 << 20) -> Iterator[bytes]:
-    pending = b""
-    while True:
-        data = stream.read(chunk)
-        if not data:
-            break
-        pending += data
-        *complete, pending = pending.split(b"\n")
-        yield from complete
-    if pending:
-        yield pending
+def text_lines(stream, *, name: str, limit: int = MAX_LINE) -> Iterator[str]:
+    """The lines of a text stream without their ``\\n``, never holding more than one line.
+
+    Raises ValueError naming the line when one is longer than ``limit``
+    characters: whatever the input, memory stays bounded.
+    """
+    number = 0
+    while line := stream.readline(limit + 1):
+        number += 1
+        text = line[:-1] if line.endswith("\n") else line
+        if len(text) > limit:
+            raise ValueError(f"{name}: line {number}: longer than {limit:,} characters: "
+                             f"not a contest file line")
+        yield text
 
 
 def contest_batches(lines, *, batch_rows: int = DEFAULT_BATCH_ROWS, name: str = "<stdin>") -> Iterator[Batch]:
@@ -337,50 +434,52 @@ def contest_batches(lines, *, batch_rows: int = DEFAULT_BATCH_ROWS, name: str = 
     ------
     ValueError
         At the first instance whose structure is broken (N not a number or
-        outside 1..10, a missing line), naming the line.  The batch of the
-        instances before it is yielded first, so they are not lost.
+        outside 1..10, a missing line), naming the line, or when ``lines``
+        raises it (a line too long, see :func:`text_lines`).  The batch of
+        the instances before it is yielded first, so they are not lost.
     """
+    pending: list[tuple[int, int, list[str]]] = []
+    try:
+        for instance in _contest_instances(lines, name):
+            pending.append(instance)
+            if len(pending) >= batch_rows:
+                yield _contest_batch(pending)
+                pending = []
+    except ValueError:
+        if pending:
+            yield _contest_batch(pending)
+        raise
+    if pending:
+        yield _contest_batch(pending)
+
+
+def _contest_instances(lines, name: str) -> Iterator[tuple[int, int, list[str]]]:
+    """(instance number, line of its N, [board, hole cards...]) of each instance, in order."""
     numbered = enumerate(lines, start=1)
     instance = 0
-    pending: list[tuple[int, int, list[str]]] = []
-    problem: str | None = None
-    while problem is None:
-        entry = _next_nonblank(numbered)
-        if entry is None:
-            break
+    while (entry := _next_nonblank(numbered)) is not None:
         line_number, text = entry
-        if not text.isdigit():
-            problem = f"{name}: line {line_number}: expected the number of players, got {text[:40]!r}"
-            break
-        players = int(text)
-        if not 1 <= players <= holdem.MAX_PLAYERS:
-            problem = (f"{name}: line {line_number}: {players} players, "
-                       f"expected 1 to {holdem.MAX_PLAYERS}")
-            break
+        if not (text.isascii() and text.isdigit()):
+            raise ValueError(f"{name}: line {line_number}: expected the number of players, "
+                             f"got {shown(text)}")
+        digits = text.lstrip("0") or "0"
+        players = int(digits) if len(digits) <= 3 else None
+        if players is None or not 1 <= players <= holdem.MAX_PLAYERS:
+            raise ValueError(f"{name}: line {line_number}: {shown(text, 12, quote=False)} players, "
+                             f"expected 1 to {holdem.MAX_PLAYERS}")
         fields = []
         for offset in range(players + 1):
             got = next(numbered, None)
             if got is None:
                 what = "the board" if offset == 0 else f"player {offset}'s cards"
-                problem = (f"{name}: line {line_number + offset + 1}: file ends where {what} "
-                           f"should be (instance {instance + 1})")
-                break
+                raise ValueError(f"{name}: line {line_number + offset + 1}: file ends where {what} "
+                                 f"should be (instance {instance + 1})")
             if offset and not got[1].strip():
-                problem = (f"{name}: line {got[0]}: empty line where player {offset}'s cards "
-                           f"should be (instance {instance + 1})")
-                break
+                raise ValueError(f"{name}: line {got[0]}: empty line where player {offset}'s cards "
+                                 f"should be (instance {instance + 1})")
             fields.append(got[1].strip())
-        if problem:
-            break
         instance += 1
-        pending.append((instance, line_number, fields))
-        if len(pending) >= batch_rows:
-            yield _contest_batch(pending)
-            pending = []
-    if pending:
-        yield _contest_batch(pending)
-    if problem:
-        raise ValueError(problem)
+        yield instance, line_number, fields
 
 
 def _next_nonblank(numbered) -> tuple[int, str] | None:

@@ -4,7 +4,9 @@ This module owns ``pokerpipe run``: it resolves the inputs, picks the game,
 streams every source through the game's scoring in batches of bounded size,
 appends winners and rejects as it goes and, at the end, writes the
 statistics and ``summary.json``.  Memory is bounded by the batch size, not
-by the archive.
+by the archive.  The per-batch work (:meth:`Scoring.process_batch`: scoring,
+rejects, statistics) and the closing outputs (:meth:`Run.finish`) are shared
+with the cluster engine in :mod:`pipeline.cluster`.
 
 Row numbers
 -----------
@@ -20,7 +22,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -116,6 +118,159 @@ def score_holdem(table: pa.Table, seats: tuple[str, ...]) -> Scored:
     return Scored(pa.table(columns), ok, deals.reasons, tally, winners, counts)
 
 
+@dataclass
+class Totals:
+    """Counts and statistics of part of a run: a batch, a partition, a source or all of it.
+
+    Totals merge by ``+=`` in row order (the kept mismatches stay the first
+    ones), so a run's summary does not depend on how its rows were split
+    into batches or cluster partitions.
+    """
+
+    tally: Tally
+    read: int = 0
+    scored: int = 0
+    blank_lines: int = 0
+    span: int = 0  # the highest source row seen, 0 if none
+    outcomes: dict[str, int] = field(default_factory=dict)
+    mismatches: dict = field(default_factory=lambda: {"checked": 0, "mismatched": 0, "first": []})
+
+    @classmethod
+    def empty(cls, game: str) -> Totals:
+        return cls(Tally(larvis.CATEGORIES if game == "larvis" else tuple(holdem.CATEGORIES)))
+
+    @property
+    def rejected(self) -> int:
+        return self.read - self.scored
+
+    def __iadd__(self, other: Totals) -> Totals:
+        self.tally += other.tally
+        self.read += other.read
+        self.scored += other.scored
+        self.blank_lines += other.blank_lines
+        self.span = max(self.span, other.span)
+        for name, count in other.outcomes.items():
+            self.outcomes[name] = self.outcomes.get(name, 0) + count
+        self.mismatches["checked"] += other.mismatches["checked"]
+        self.mismatches["mismatched"] += other.mismatches["mismatched"]
+        room = MISMATCHES_KEPT - len(self.mismatches["first"])
+        self.mismatches["first"].extend(other.mismatches["first"][:max(room, 0)])
+        return self
+
+
+@dataclass
+class BatchOutcome:
+    """One batch after :meth:`Scoring.process_batch`: what it adds to the outputs.
+
+    ``results`` holds the winners rows with their run-wide ``row`` (and the
+    ``expected`` column when the inputs have one), ``rejects`` the rejected
+    rows (:data:`REJECT_SCHEMA`) and ``totals`` the counts and statistics.
+    """
+
+    results: pa.Table
+    rejects: pa.Table
+    totals: Totals
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How a run scores a batch: the game, its columns and the expected column.
+
+    The one place of the per-batch work, shared by the local engine
+    (:meth:`Run.execute`) and the cluster engine (:mod:`pipeline.cluster`);
+    small and picklable, so it travels to cluster workers.
+    """
+
+    game: str
+    seats: tuple[str, ...]
+    columns: tuple[str, ...]
+    expected: str | None
+
+    def score(self, table: pa.Table) -> Scored:
+        return score_larvis(table) if self.game == "larvis" else score_holdem(table, self.seats)
+
+    def results_schema(self) -> pa.Schema:
+        """Schema of the winners table."""
+        empty = pa.table({name: pa.array([], pa.string()) for name in self.columns})
+        schema = self.score(empty).results.schema.insert(0, pa.field("row", pa.int64()))
+        if self.expected:
+            schema = schema.append(pa.field("expected", pa.string()))
+        return schema
+
+    def process_batch(self, source: readers.Source, batch: readers.Batch, offset: int) -> BatchOutcome:
+        """Score one batch of ``source`` whose rows follow ``offset`` rows of the run."""
+        scored = self.score(batch.table)
+        rows = batch.rows + offset
+        totals = Totals(scored.tally, outcomes=dict(scored.outcome_counts))
+        results = scored.results.add_column(0, "row", pa.array(rows[scored.ok]))
+        if self.expected:
+            expected = batch.table.column(self.expected).filter(pa.array(scored.ok))
+            self._check(expected, scored.outcomes, rows[scored.ok], totals.mismatches)
+            results = results.append_column("expected", expected)
+        totals.read = batch.table.num_rows + len(batch.unreadable)
+        totals.scored = int(scored.ok.sum())
+        totals.blank_lines = batch.blank_lines
+        totals.span = batch_span(batch)
+        return BatchOutcome(results, self._rejects(source, batch, scored, offset), totals)
+
+    def _check(self, expected: pa.ChunkedArray, got: np.ndarray, rows: np.ndarray, mismatches: dict) -> None:
+        wanted = pc.utf8_trim_whitespace(expected).to_numpy(zero_copy_only=False)
+        given = np.array([w is not None and w != "" for w in wanted], dtype=bool) if len(wanted) else \
+            np.zeros(0, dtype=bool)
+        differ = given & (wanted != got)
+        mismatches["checked"] += int(given.sum())
+        mismatches["mismatched"] += int(differ.sum())
+        room = MISMATCHES_KEPT - len(mismatches["first"])
+        for index in np.flatnonzero(differ)[:max(room, 0)]:
+            mismatches["first"].append({"row": int(rows[index]), "expected": wanted[index],
+                                        "got": got[index]})
+
+    def _rejects(self, source: readers.Source, batch: readers.Batch, scored: Scored,
+                 offset: int) -> pa.Table:
+        bad = np.flatnonzero(~scored.ok)
+        if not bad.size and not batch.unreadable:  # the common case: skip joining every row's text
+            return REJECT_SCHEMA.empty_table()
+        raw = pc.binary_join_element_wise(
+            *[pc.fill_null(batch.table.column(name), "") for name in self.columns if name != self.expected],
+            "," if source.format != "contest" else " | ").to_numpy(zero_copy_only=False)
+        records = [(int(batch.rows[i]), int(batch.lines[i]), scored.reasons[i] or "unreadable row",
+                    raw[i]) for i in bad]
+        records += [(row, line, reason, text) for row, line, text, reason in batch.unreadable]
+        records.sort()
+        return pa.table({
+            "row": pa.array([row + offset for row, *_ in records], pa.int64()),
+            "source": pa.array([str(source.path)] * len(records), pa.string()),
+            "source_row": pa.array([row for row, *_ in records], pa.int64()),
+            "line": pa.array([line if line > 0 else None for _, line, _, _ in records], pa.int64()),
+            "reason": pa.array([reason for _, _, reason, _ in records], pa.string()),
+            "raw": pa.array([text for *_, text in records], pa.string()),
+        }, schema=REJECT_SCHEMA)
+
+
+def batch_span(batch: readers.Batch) -> int:
+    """The highest source row of a batch (rows read or unreadable), 0 if it has none."""
+    if not len(batch.rows) and not batch.unreadable:
+        return 0
+    return int(max(batch.rows.max(initial=0), max((r for r, *_ in batch.unreadable), default=0)))
+
+
+def reject_lines(rejects: pa.Table) -> list[str]:
+    """One line per rejected row, as shown on stderr: file, row (line) and reason."""
+    lines = []
+    for source, row, line, reason in zip(*(rejects.column(name).to_pylist()
+                                           for name in ("source", "source_row", "line", "reason"))):
+        where = f"row {row}" + (f" (line {line})" if line else "")
+        lines.append(f"{source}: {where}: {reason}")
+    return lines
+
+
+def source_record(source: readers.Source, first_row: int, totals: Totals) -> dict:
+    """The summary's entry of one input."""
+    return {"path": str(source.path), "format": source.format, "size_bytes": source.size,
+            "first_row": first_row, "rows": totals.read, "scored": totals.scored,
+            "rejected": totals.rejected, "blank_lines": totals.blank_lines}
+
+
 class Run:
     """A configured run over a list of inputs; call :meth:`execute`.
 
@@ -161,7 +316,9 @@ class Run:
                 if "board" not in source.columns or not source.seats():
                     raise ValueError(f"{source.path}: a hold'em archive needs a board column and "
                                      f"player columns p1..p10")
-            self.seats = readers.HOLDEM_SEATS[:max(len(s.seats()) for s in self.sources)]
+            # Up to the highest seat any input has: p1,p3 is seats 1 to 3, seat 2 empty.
+            last = max(readers.HOLDEM_SEATS.index(s.seats()[-1]) for s in self.sources)
+            self.seats = readers.HOLDEM_SEATS[:last + 1]
             self.columns = ("board",) + self.seats
         self.expected = EXPECTED_COLUMNS[self.game]
         if any(self.expected in source.columns for source in self.sources):
@@ -176,122 +333,74 @@ class Run:
             raise ValueError(f"inputs mix games ({listing}): run each game separately or pass --game")
         return next(iter(games.values()))
 
+    @property
+    def scoring(self) -> Scoring:
+        """The per-batch work of this run, as shipped to cluster workers."""
+        return Scoring(self.game, self.seats, self.columns, self.expected)
+
+    def process_batch(self, source: readers.Source, batch: readers.Batch, offset: int) -> BatchOutcome:
+        """Score one batch of ``source`` whose rows follow ``offset`` rows of the run."""
+        return self.scoring.process_batch(source, batch, offset)
+
     def execute(self) -> dict:
-        """Run every input through the pipeline; return the summary written."""
+        """Run every input through the pipeline here; return the summary written."""
         started = time.perf_counter()
-        categories = larvis.CATEGORIES if self.game == "larvis" else tuple(holdem.CATEGORIES)
-        tally = Tally(tuple(categories))
-        counts = {"read": 0, "scored": 0, "rejected": 0}
-        outcomes: dict[str, int] = {}
-        mismatches = {"checked": 0, "mismatched": 0, "first": []}
+        scoring = self.scoring
+        totals = Totals.empty(self.game)
         inputs = []
         winners_path = self.outdir / f"winners.{self.output_format}"
         self.outdir.mkdir(parents=True, exist_ok=True)
         next_row = 1
-        with TableWriter(winners_path, schema=self._results_schema()) as winners, \
+        # The expected column echoes input text, which may hold quotes: quote it.
+        with TableWriter(winners_path, schema=scoring.results_schema(),
+                         quote_strings=self.expected is not None) as winners, \
                 TableWriter(self.outdir / "rejects.csv", schema=REJECT_SCHEMA,
                             quote_strings=True) as rejects:
             for source in self.sources:
-                record = {"path": str(source.path), "format": source.format, "size_bytes": source.size,
-                          "first_row": next_row, "rows": 0, "scored": 0, "rejected": 0, "blank_lines": 0}
-                span = 0
+                done = Totals.empty(self.game)
                 for batch in readers.read_batches(source, self.columns, batch_rows=self.batch_rows):
-                    offset = next_row - 1
-                    scored = self._score(batch.table)
-                    rows = batch.rows + offset
-                    results = scored.results
-                    results = results.add_column(0, "row", pa.array(rows[scored.ok]))
-                    if self.expected:
-                        expected = batch.table.column(self.expected).filter(pa.array(scored.ok))
-                        self._check(expected, scored.outcomes, rows[scored.ok], mismatches)
-                        results = results.append_column("expected", expected)
-                    winners.write(results)
-                    tally += scored.tally
-                    for name, count in scored.outcome_counts.items():
-                        outcomes[name] = outcomes.get(name, 0) + count
-                    rejected = self._rejects(source, batch, scored, offset)
-                    rejects.write(rejected)
-                    n_read = batch.table.num_rows + len(batch.unreadable)
-                    n_scored = int(scored.ok.sum())
-                    record["rows"] += n_read
-                    record["scored"] += n_scored
-                    record["rejected"] += n_read - n_scored
-                    record["blank_lines"] += batch.blank_lines
-                    if len(batch.rows) or batch.unreadable:
-                        span = max(span, int(max(batch.rows.max(initial=0),
-                                                 max((r for r, *_ in batch.unreadable), default=0))))
-                    counts["read"] += n_read
-                    counts["scored"] += n_scored
-                    counts["rejected"] += n_read - n_scored
+                    outcome = scoring.process_batch(source, batch, next_row - 1)
+                    winners.write(outcome.results)
+                    rejects.write(outcome.rejects)
+                    self.report_rejects(outcome.rejects)
+                    done += outcome.totals
                     if self.on_progress:
                         elapsed = time.perf_counter() - started
-                        self.on_progress(counts["read"], counts["read"] / elapsed if elapsed else 0.0)
-                inputs.append(record)
-                next_row += span
+                        read = totals.read + done.read
+                        self.on_progress(read, read / elapsed if elapsed else 0.0)
+                inputs.append(source_record(source, next_row, done))
+                totals += done
+                next_row += done.span
+        return self.finish(totals, inputs, started=started, engine="local", winners=winners_path.name)
+
+    def report_rejects(self, rejects: pa.Table) -> None:
+        """Hand each rejected row's line to ``on_reject``."""
+        if self.on_reject:
+            for line in reject_lines(rejects):
+                self.on_reject(line)
+
+    def finish(self, totals: Totals, inputs: list[dict], *, started: float, engine: str, winners: str,
+               extra: dict | None = None) -> dict:
+        """Write categories.csv, ties.csv and summary.json from a run's totals; return the summary."""
         elapsed = time.perf_counter() - started
-        category_table, tie_table = tally.category_table(), tally.tie_table()
+        category_table, tie_table = totals.tally.category_table(), totals.tally.tie_table()
         write_table(self.outdir / "categories.csv", category_table)
         write_table(self.outdir / "ties.csv", tie_table)
         summary = {
             "game": self.game,
-            "engine": "local",
+            "engine": engine,
+            **(extra or {}),
             "inputs": inputs,
-            "rows_read": counts["read"],
-            "rows_scored": counts["scored"],
-            "rows_rejected": counts["rejected"],
-            "outcomes": outcomes,
-            "expected": None if not self.expected else {"column": self.expected, **mismatches},
-            "outputs": {"winners": winners_path.name, "rejects": "rejects.csv",
+            "rows_read": totals.read,
+            "rows_scored": totals.scored,
+            "rows_rejected": totals.rejected,
+            "outcomes": totals.outcomes,
+            "expected": None if not self.expected else {"column": self.expected, **totals.mismatches},
+            "outputs": {"winners": winners, "rejects": "rejects.csv",
                         "categories": "categories.csv", "ties": "ties.csv"},
             "statistics": {"categories": category_table.to_pylist(), "ties": tie_table.to_pylist()},
             "elapsed_seconds": round(elapsed, 3),
-            "rows_per_second": round(counts["read"] / elapsed) if elapsed else None,
+            "rows_per_second": round(totals.read / elapsed) if elapsed else None,
         }
         write_json(self.outdir / "summary.json", summary)
         return summary
-
-    def _score(self, table: pa.Table) -> Scored:
-        return score_larvis(table) if self.game == "larvis" else score_holdem(table, self.seats)
-
-    def _results_schema(self) -> pa.Schema:
-        empty = pa.table({name: pa.array([], pa.string()) for name in self.columns})
-        schema = self._score(empty).results.schema.insert(0, pa.field("row", pa.int64()))
-        if self.expected:
-            schema = schema.append(pa.field("expected", pa.string()))
-        return schema
-
-    def _check(self, expected: pa.ChunkedArray, got: np.ndarray, rows: np.ndarray, mismatches: dict) -> None:
-        wanted = pc.utf8_trim_whitespace(expected).to_numpy(zero_copy_only=False)
-        given = np.array([w is not None and w != "" for w in wanted], dtype=bool) if len(wanted) else \
-            np.zeros(0, dtype=bool)
-        differ = given & (wanted != got)
-        mismatches["checked"] += int(given.sum())
-        mismatches["mismatched"] += int(differ.sum())
-        room = MISMATCHES_KEPT - len(mismatches["first"])
-        for index in np.flatnonzero(differ)[:max(room, 0)]:
-            mismatches["first"].append({"row": int(rows[index]), "expected": wanted[index],
-                                        "got": got[index]})
-
-    def _rejects(self, source: readers.Source, batch: readers.Batch, scored: Scored,
-                 offset: int) -> pa.Table:
-        bad = np.flatnonzero(~scored.ok)
-        raw = pc.binary_join_element_wise(
-            *[pc.fill_null(batch.table.column(name), "") for name in self.columns if name != self.expected],
-            "," if source.format != "contest" else " | ").to_numpy(zero_copy_only=False)
-        records = [(int(batch.rows[i]), int(batch.lines[i]), scored.reasons[i] or "unreadable row",
-                    raw[i]) for i in bad]
-        records += [(row, line, reason, text) for row, line, text, reason in batch.unreadable]
-        records.sort()
-        table = pa.table({
-            "row": pa.array([row + offset for row, *_ in records], pa.int64()),
-            "source": pa.array([str(source.path)] * len(records), pa.string()),
-            "source_row": pa.array([row for row, *_ in records], pa.int64()),
-            "line": pa.array([line if line > 0 else None for _, line, _, _ in records], pa.int64()),
-            "reason": pa.array([reason for _, _, reason, _ in records], pa.string()),
-            "raw": pa.array([text for *_, text in records], pa.string()),
-        })
-        if self.on_reject:
-            for row, line, reason, _ in records:
-                where = f"row {row}" + (f" (line {line})" if line > 0 else "")
-                self.on_reject(f"{source.path}: {where}: {reason}")
-        return table

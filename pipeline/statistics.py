@@ -8,9 +8,12 @@ the statistics of a run do not depend on how it was split.
 Tables written by a run (``categories.csv`` and ``ties.csv``):
 
 * ``categories``: per number of players (or ``all``) and scope (``hand``:
-  every hand dealt; ``winning``: the winning hand of each deal), the count
-  and share of each category, and how many of those hands won outright or
-  tied for the win.
+  every hand dealt; ``first_seat``: the hand of the first seated player of
+  each deal; ``winning``: the winning hand of each deal), the count and share
+  of each category, and how many of those hands won outright or tied for
+  the win.  Hands of one hold'em deal share the board, so they are not
+  independent draws; ``first_seat`` takes one hand per deal, which is what a
+  goodness-of-fit test against exact probabilities needs.
 * ``ties``: per number of players (or ``all``), the deals and the deals
   whose pot is split, and their ratio.
 """
@@ -33,15 +36,17 @@ class Tally:
     ----------
     categories : tuple of str
         Category names, weakest first.
-    hands, wins, ties, winning : ndarray of shape (11, len(categories)), int64
-        Indexed by [number of players, category]: hands dealt, hands that won
-        alone, hands that tied for the win, and deals won by that category.
+    hands, first_seat, wins, ties, winning : ndarray of shape (11, len(categories)), int64
+        Indexed by [number of players, category]: hands dealt, hands of the
+        first seated player, hands that won alone, hands that tied for the
+        win, and deals won by that category.
     deals, tied_deals : ndarray of shape (11,), int64
         Deals, and deals with more than one winner, by number of players.
     """
 
     categories: tuple[str, ...]
     hands: np.ndarray = field(default=None)
+    first_seat: np.ndarray = field(default=None)
     wins: np.ndarray = field(default=None)
     ties: np.ndarray = field(default=None)
     winning: np.ndarray = field(default=None)
@@ -50,7 +55,7 @@ class Tally:
 
     def __post_init__(self) -> None:
         shape = (MAX_SEATS + 1, len(self.categories))
-        for name in ("hands", "wins", "ties", "winning"):
+        for name in ("hands", "first_seat", "wins", "ties", "winning"):
             if getattr(self, name) is None:
                 setattr(self, name, np.zeros(shape, dtype=np.int64))
         for name in ("deals", "tied_deals"):
@@ -60,7 +65,7 @@ class Tally:
     def __iadd__(self, other: Tally) -> Tally:
         if other.categories != self.categories:
             raise ValueError("cannot merge tallies of different games")
-        for name in ("hands", "wins", "ties", "winning", "deals", "tied_deals"):
+        for name in ("hands", "first_seat", "wins", "ties", "winning", "deals", "tied_deals"):
             getattr(self, name).__iadd__(getattr(other, name))
         return self
 
@@ -91,6 +96,9 @@ class Tally:
             return np.bincount(flat[mask], minlength=cells).reshape(MAX_SEATS + 1, size)
 
         tally.hands = count(seated)
+        first = np.zeros_like(seated)
+        first[np.arange(len(players)), np.argmax(seated, axis=1)] = True
+        tally.first_seat = count(seated & first)
         tally.wins = count(winning_seats & ~tied[:, None])
         tally.ties = count(winning_seats & tied[:, None])
         first_winner = np.argmax(winning_seats, axis=1)
@@ -106,7 +114,8 @@ class Tally:
         """The ``categories`` table: one row per players, scope and category."""
         records = []
         for label, players in self._player_groups():
-            for scope, counts in (("hand", self.hands), ("winning", self.winning)):
+            for scope, counts in (("hand", self.hands), ("first_seat", self.first_seat),
+                                  ("winning", self.winning)):
                 total = int(counts[players].sum())
                 for index, name in enumerate(self.categories):
                     count = int(counts[players, index].sum())
@@ -114,9 +123,11 @@ class Tally:
                         # A hand that won alone is exactly one deal won alone.
                         wins = int(self.wins[players, index].sum())
                         ties = count - wins
-                    else:
+                    elif scope == "hand":
                         wins = int(self.wins[players, index].sum())
                         ties = int(self.ties[players, index].sum())
+                    else:  # not tallied for the first seat alone
+                        wins = ties = 0
                     records.append({"players": label, "scope": scope, "category": name,
                                     "count": count, "share": count / total if total else 0.0,
                                     "wins": wins, "ties": ties})

@@ -137,6 +137,9 @@ def test_holdem_archive_outputs_and_statistics(runner, tmp_path):
     categories = pd.read_csv(out / "categories.csv", dtype={"players": str})
     seat_hands = categories[(categories.players == "all") & (categories.scope == "hand")]
     assert seat_hands["count"].sum() == 4 * 3000
+    first = categories[(categories.players == "all") & (categories.scope == "first_seat")]
+    assert dict(zip(first.category, first["count"])) == {
+        c: int((winners.p1_category == c).sum()) for c in first.category}
     won = categories[(categories.players == "all") & (categories.scope == "winning")]
     assert won["count"].sum() == 3000
     assert dict(zip(won.category, won["count"])) == {

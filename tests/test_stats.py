@@ -18,9 +18,11 @@ def test_generate_run_stats(runner, tmp_path):
     result = runner.invoke(cli, ["stats", str(out), "--json", "--plot", str(tmp_path / "fit.png")])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    every = report["holdem: every hand (7 cards) against exact shares"]
-    assert sum(row["observed"] for row in every["table"]) == 60000
-    assert every["p_value"] > 0.001
+    tested = report["holdem: first seat's hand (7 cards) against exact shares"]
+    assert sum(row["observed"] for row in tested["table"]) == 20000
+    assert tested["p_value"] > 0.001
+    every = report["holdem: every hand, players = all"]
+    assert sum(row["count"] for row in every["table"]) == 60000
     assert (tmp_path / "fit.png").stat().st_size > 1000
     text = runner.invoke(cli, ["stats", str(out)]).output
     assert "chi-square" in text and "winning hands" in text

@@ -1,0 +1,266 @@
+"""The dask engine: the same run, as partitions on a dask.distributed cluster.
+
+This module owns ``pokerpipe run --engine dask``: cutting a run's inputs into
+partitions that a worker reads on its own, sending them to a cluster (a
+local one when no scheduler address is given), and gathering what they
+return.  The per-batch work is not here: every partition runs
+:meth:`pipeline.runner.Scoring.process_batch`, the function the local engine
+calls, and the client writes rejects, statistics and ``summary.json`` with
+:meth:`pipeline.runner.Run.finish`, so both engines give the same rows,
+row numbers, rejects and counts.
+
+Partitions
+----------
+* A Parquet file is cut into runs of consecutive row groups of about
+  ``partition_rows`` rows (one partition if it has a single row group).
+* A CSV or contest file is one partition: its rows are numbered by line,
+  and where a line starts is only known by reading the file before it.
+
+Row numbers continue from one file to the next.  A Parquet file's span is
+in its metadata; the span of a CSV or contest file that other files follow
+is counted by a reading task on the cluster (the same reader, no scoring),
+and the partitions after it wait for that count.
+
+Outputs and failures
+--------------------
+Each partition writes its winners to ``OUTDIR/winners/part-NNNNN.csv`` or
+``.parquet``, named by its place in input order and published atomically,
+and returns its rejected rows and totals to the client.  Tasks are pure: a
+task that dask retries after its worker died writes the same part again
+under the same name, so no row is lost or written twice.  Reading the parts
+in name order gives the local engine's winners table, row for row.
+
+dask is an optional dependency (``pip install 'pokerpipe[dask]'``), imported
+only when this engine runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+
+from pipeline import readers
+from pipeline.runner import REJECT_SCHEMA, Run, Scoring, Totals, batch_span, source_record
+from pipeline.writers import TableWriter
+
+DEFAULT_PARTITION_ROWS = 1 << 20
+WINNERS_FOLDER = "winners"
+INSTALL_HINT = "the dask engine needs dask.distributed: pip install 'pokerpipe[dask]'"
+
+
+@dataclass(frozen=True)
+class Partition:
+    """Rows a worker reads on its own: a whole file, or a range of Parquet row groups."""
+
+    index: int
+    source: int  # place of the file among the run's sources
+    row_groups: range | None = None
+
+
+@dataclass
+class PartResult:
+    """What a partition task returns to the client; its winners are in its part file."""
+
+    index: int
+    totals: Totals
+    rejects: pa.Table
+
+
+def require_dask():
+    """Import and return ``distributed``; ImportError with the install hint when missing."""
+    try:
+        import distributed
+    except ImportError as error:
+        raise ImportError(f"{INSTALL_HINT} ({error})") from None
+    return distributed
+
+
+def plan(run: Run, partition_rows: int = DEFAULT_PARTITION_ROWS) -> list[Partition]:
+    """Cut a run's sources into partitions, in input order."""
+    if partition_rows < 1:
+        raise ValueError(f"partition_rows must be at least 1, got {partition_rows}")
+    partitions: list[Partition] = []
+    for place, source in enumerate(run.sources):
+        if source.format != "parquet":
+            partitions.append(Partition(len(partitions), place))
+            continue
+        groups = readers.parquet_row_groups(source)
+        if len(groups) <= 1:
+            partitions.append(Partition(len(partitions), place))
+            continue
+        start, rows = 0, 0
+        for index, count in enumerate(groups):
+            rows += count
+            if rows >= partition_rows or index == len(groups) - 1:
+                partitions.append(Partition(len(partitions), place, range(start, index + 1)))
+                start, rows = index + 1, 0
+    return partitions
+
+
+def part_name(index: int, output_format: str) -> str:
+    """File name of a partition's winners, ordered like the rows."""
+    return f"part-{index:05d}.{output_format}"
+
+
+def _readable(source: readers.Source) -> readers.Source:
+    # Workers may run elsewhere: give them the absolute path to read.
+    return dataclasses.replace(source, path=source.path.resolve())
+
+
+def score_partition(scoring: Scoring, source: readers.Source, partition: Partition, offset: int,
+                    batch_rows: int, part_path: str, delay: float = 0.0) -> PartResult:
+    """The task of one partition: read, score, write its winners part, return rejects and totals.
+
+    Pure and idempotent: run again, it writes the same part under the same name.
+    ``delay`` (seconds, before anything is published) only slows the task, for tests.
+    """
+    totals = Totals.empty(scoring.game)
+    rejects = []
+    with TableWriter(part_path, schema=scoring.results_schema()) as winners:
+        for batch in readers.read_batches(_readable(source), scoring.columns, batch_rows=batch_rows,
+                                          row_groups=partition.row_groups):
+            outcome = scoring.process_batch(source, batch, offset)
+            winners.write(outcome.results)
+            if outcome.rejects.num_rows:
+                rejects.append(outcome.rejects)
+            totals += outcome.totals
+        if delay:
+            time.sleep(delay)
+    table = pa.concat_tables(rejects) if rejects else REJECT_SCHEMA.empty_table()
+    return PartResult(partition.index, totals, table)
+
+
+def source_span(source: readers.Source, columns: tuple[str, ...], batch_rows: int) -> int:
+    """The highest row number of a CSV or contest file, read as the run reads it."""
+    span = 0
+    for batch in readers.read_batches(_readable(source), columns, batch_rows=batch_rows):
+        span = max(span, batch_span(batch))
+    return span
+
+
+def _add(base: int, *spans: int) -> int:
+    return base + sum(spans)
+
+
+def _clear_parts(folder: Path, *, finished_only: bool = False) -> None:
+    """Remove parts of an earlier run (or, at the end, temporary files of killed tasks)."""
+    if not folder.is_dir():
+        return
+    for path in folder.iterdir():
+        stale_temporary = path.name.startswith(".part-") and path.name.endswith(".part")
+        if stale_temporary or (not finished_only and path.name.startswith("part-")):
+            path.unlink(missing_ok=True)
+
+
+def execute(run: Run, *, scheduler=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
+            n_workers: int | None = None, task_delay: float = 0.0) -> dict:
+    """Run ``run`` on a dask cluster; write the outputs and return the summary.
+
+    Parameters
+    ----------
+    run : the configured :class:`pipeline.runner.Run`
+    scheduler : address of a running scheduler (``tcp://host:8786``), a
+        ``distributed.Client``, or None for a local cluster of ``n_workers``
+        processes (one thread each; default: one per core)
+    partition_rows : rows of Parquet row groups grouped into one partition
+    task_delay : seconds each partition task waits; for tests only
+
+    Raises ValueError on bad input (as the local engine does), an
+    unreachable scheduler, or a partition that killed every worker it was
+    given; ImportError when dask is not installed.
+    """
+    distributed = require_dask()
+    started = time.perf_counter()
+    partitions = plan(run, partition_rows)
+    folder = run.outdir / WINNERS_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    _clear_parts(folder)
+    cluster, client, owned = None, None, True
+    try:
+        if isinstance(scheduler, distributed.Client):
+            client, owned = scheduler, False
+        elif scheduler:
+            try:
+                client = distributed.Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError) as error:
+                raise ValueError(f"cannot reach the dask scheduler at {scheduler}: {error}") from None
+        else:
+            cluster = distributed.LocalCluster(n_workers=n_workers or os.cpu_count() or 1,
+                                               threads_per_worker=1, processes=True,
+                                               host="127.0.0.1", dashboard_address=None)
+            client = distributed.Client(cluster)
+        results = _submit_and_gather(distributed, client, run, partitions, folder, started, task_delay)
+        address = client.scheduler.address
+        workers = len(client.nthreads())
+    except distributed.KilledWorker as error:
+        raise ValueError(f"a partition was lost with every worker that ran it ({error}): "
+                         f"the workers may be running out of memory") from None
+    finally:
+        if owned and client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    _clear_parts(folder, finished_only=True)
+    return _finish(run, partitions, results, started, address, workers)
+
+
+def _submit_and_gather(distributed, client, run: Run, partitions: list[Partition], folder: Path,
+                       started: float, task_delay: float) -> dict[int, PartResult]:
+    token = uuid.uuid4().hex[:12]
+    scoring = run.scoring
+    last = len(run.sources) - 1
+    offsets = []  # per source: an int, or a future adding the spans before it
+    known, pending = 0, []
+    for place, source in enumerate(run.sources):
+        offsets.append(known if not pending else
+                       client.submit(_add, known, *pending, key=f"pokerpipe-offset-{token}-{place}"))
+        if source.format == "parquet":
+            known += sum(readers.parquet_row_groups(source))
+        elif place < last:
+            pending.append(client.submit(source_span, source, run.columns, run.batch_rows,
+                                         key=f"pokerpipe-span-{token}-{place}"))
+    futures = [
+        client.submit(score_partition, scoring, run.sources[p.source], p, offsets[p.source],
+                      run.batch_rows, str(folder / part_name(p.index, run.output_format)), task_delay,
+                      key=f"pokerpipe-score-{token}-{p.index}")
+        for p in partitions]
+    results: dict[int, PartResult] = {}
+    read = 0
+    try:
+        for future in distributed.as_completed(futures):
+            result = future.result()
+            results[result.index] = result
+            read += result.totals.read
+            if run.on_progress:
+                elapsed = time.perf_counter() - started
+                run.on_progress(read, read / elapsed if elapsed else 0.0)
+    except BaseException:
+        client.cancel(futures + pending + [o for o in offsets if not isinstance(o, int)])
+        raise
+    return results
+
+
+def _finish(run: Run, partitions: list[Partition], results: dict[int, PartResult], started: float,
+            address: str, workers: int) -> dict:
+    totals = Totals.empty(run.game)
+    per_source = [Totals.empty(run.game) for _ in run.sources]
+    with TableWriter(run.outdir / "rejects.csv", schema=REJECT_SCHEMA, quote_strings=True) as rejects:
+        for partition in partitions:
+            result = results[partition.index]
+            rejects.write(result.rejects)
+            run.report_rejects(result.rejects)
+            per_source[partition.source] += result.totals
+    inputs, next_row = [], 1
+    for source, done in zip(run.sources, per_source):
+        inputs.append(source_record(source, next_row, done))
+        totals += done
+        next_row += done.span
+    cluster = {"scheduler": address, "workers": workers, "partitions": len(partitions)}
+    return run.finish(totals, inputs, started=started, engine="dask", winners=f"{WINNERS_FOLDER}/",
+                      extra={"cluster": cluster})

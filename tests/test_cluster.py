@@ -1,0 +1,162 @@
+"""The dask engine on a real LocalCluster: same outputs as the local engine, workers may die."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from distributed import Client, LocalCluster
+
+from pipeline import cluster
+from pipeline.cli import cli
+from pipeline.generate import generate
+from pipeline.runner import Run
+
+from .conftest import RAW
+
+# Fields of summary.json that differ between engines by design.
+ENGINE_FIELDS = {"engine", "cluster", "outputs", "elapsed_seconds", "rows_per_second"}
+
+
+@pytest.fixture(scope="module")
+def client():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as local, Client(local) as connected:
+        yield connected
+
+
+@pytest.fixture(scope="module")
+def holdem_archive(tmp_path_factory) -> Path:
+    """Hold'em in every reader: multi-row-group Parquet, CSV with bad rows, gzip CSV, a contest file."""
+    folder = tmp_path_factory.mktemp("holdem")
+    generate(folder / "a.csv", game="holdem", rows=1500, players=6, seed=1)
+    with open(folder / "a.csv", "a") as handle:
+        handle.write("\nAh Kd,xx\nAs Ks Qs Js Ts,2c 3c,4d 4h,5s 5d,6c 6d,7h 8h\n\n")
+    generate(folder / "b.parquet", game="holdem", rows=4000, players=4, seed=2, batch_rows=500)
+    generate(folder / "c.csv.gz", game="holdem", rows=1200, players=9, seed=3)
+    generate(folder / "d.in", game="holdem", rows=300, players=3, seed=4)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def larvis_archive(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("larvis")
+    generate(folder / "a.parquet", game="larvis", rows=3000, seed=5, batch_rows=400)
+    generate(folder / "b.csv", game="larvis", rows=1000, seed=6)
+    with open(folder / "b.csv", "a") as handle:
+        handle.write("AAAQ,22345\n1,2,3,4\n")
+    shutil.copy(RAW / "games.csv", folder / "c.csv")  # the spec table, with its Winner column
+    return folder
+
+
+def dask_winners(outdir: Path, fmt: str) -> pd.DataFrame:
+    parts = sorted((outdir / "winners").glob(f"part-*.{fmt}"))
+    read = (lambda p: pd.read_csv(p, dtype=str, keep_default_na=False)) if fmt == "csv" else pd.read_parquet
+    return pd.concat([read(part) for part in parts], ignore_index=True)
+
+
+def local_winners(outdir: Path, fmt: str) -> pd.DataFrame:
+    path = outdir / f"winners.{fmt}"
+    return pd.read_csv(path, dtype=str, keep_default_na=False) if fmt == "csv" else pd.read_parquet(path)
+
+
+def assert_same_run(local: Path, dask: Path, fmt: str) -> dict:
+    pd.testing.assert_frame_equal(dask_winners(dask, fmt), local_winners(local, fmt))
+    for name in ("rejects.csv", "categories.csv", "ties.csv"):
+        assert (dask / name).read_text() == (local / name).read_text(), name
+    expected, got = (json.loads((folder / "summary.json").read_text()) for folder in (local, dask))
+    assert {k: v for k, v in got.items() if k not in ENGINE_FIELDS} == \
+        {k: v for k, v in expected.items() if k not in ENGINE_FIELDS}
+    assert got["engine"] == "dask" and got["outputs"]["winners"] == "winners/"
+    assert got["rows_read"] == got["rows_scored"] + got["rows_rejected"]
+    assert not list((dask / "winners").glob(".*")), "temporary files left behind"
+    return got
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_holdem_archive_matches_the_local_engine(client, holdem_archive, tmp_path, fmt):
+    Run([str(holdem_archive)], tmp_path / "local", output_format=fmt).execute()
+    summary = cluster.execute(Run([str(holdem_archive)], tmp_path / "dask", output_format=fmt),
+                              scheduler=client, partition_rows=1000)
+    got = assert_same_run(tmp_path / "local", tmp_path / "dask", fmt)
+    assert summary["cluster"]["partitions"] == 3 + 4  # b.parquet's 8 row groups by 2, three text files
+    assert got["rows_rejected"] >= 2 and [i["first_row"] for i in got["inputs"]][0] == 1
+
+
+def test_larvis_archive_with_expected_column_matches(client, larvis_archive, tmp_path):
+    Run([str(larvis_archive)], tmp_path / "local").execute()
+    cluster.execute(Run([str(larvis_archive)], tmp_path / "dask"), scheduler=client, partition_rows=400)
+    got = assert_same_run(tmp_path / "local", tmp_path / "dask", "csv")
+    assert got["expected"]["column"] == "Winner" and got["expected"]["checked"] == 40
+    assert got["expected"]["mismatched"] == 0
+    assert got["rows_rejected"] == 2
+
+
+def test_cli_engine_dask_with_a_scheduler_address(client, larvis_archive, runner, tmp_path):
+    address = client.scheduler.address
+    result = runner.invoke(cli, ["run", str(larvis_archive / "b.csv"), "-o", str(tmp_path / "out"),
+                                 "--engine", "dask", "--scheduler", address, "--format", "parquet"])
+    assert result.exit_code == 0, result.output
+    assert "1,002 rows read: 1,000 scored, 2 rejected" in result.output
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["engine"] == "dask" and summary["cluster"]["scheduler"] == address
+    assert len(dask_winners(tmp_path / "out", "parquet")) == 1000
+    # A second run into the same folder replaces the parts, it does not add to them.
+    again = runner.invoke(cli, ["run", str(larvis_archive / "b.csv"), "-o", str(tmp_path / "out"),
+                                "--engine", "dask", "--scheduler", address, "--format", "parquet", "-q"])
+    assert again.exit_code == 0, again.output
+    assert len(dask_winners(tmp_path / "out", "parquet")) == 1000
+
+
+def test_cli_engine_options_are_checked(runner, larvis_archive, tmp_path, monkeypatch):
+    result = runner.invoke(cli, ["run", str(larvis_archive), "-o", str(tmp_path), "--scheduler", "tcp://x:1"])
+    assert result.exit_code == 2 and "--scheduler needs --engine dask" in result.output
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    result = runner.invoke(cli, ["run", str(larvis_archive), "-o", str(tmp_path), "--engine", "dask"])
+    assert result.exit_code == 1 and "pip install 'pokerpipe[dask]'" in result.output
+
+
+def test_bad_input_fails_as_on_the_local_engine(client, tmp_path):
+    truncated = tmp_path / "broken.in"
+    truncated.write_text("2\nAh Kd 2c 3s 4h\nAs Ad\n")
+    with pytest.raises(ValueError, match="file ends where player 2's cards should be"):
+        cluster.execute(Run([str(truncated)], tmp_path / "out"), scheduler=client)
+
+
+def test_a_worker_killed_mid_run_loses_and_duplicates_no_row(client, holdem_archive, tmp_path):
+    pids = client.run(os.getpid)
+    killed = {}
+
+    def kill_a_busy_worker():
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not killed:
+            busy = [worker for worker, keys in client.processing().items()
+                    if any(str(key).startswith("pokerpipe-score") for key in keys)]
+            if busy:
+                time.sleep(0.3)  # inside the task's delay: its part is not published yet
+                os.kill(pids[busy[0]], signal.SIGKILL)
+                killed["worker"] = busy[0]
+            time.sleep(0.05)
+
+    source = holdem_archive / "b.parquet"
+    Run([str(source)], tmp_path / "local", output_format="parquet").execute()
+    killer = threading.Thread(target=kill_a_busy_worker)
+    killer.start()
+    try:
+        summary = cluster.execute(Run([str(source)], tmp_path / "dask", output_format="parquet"),
+                                  scheduler=client, partition_rows=500, task_delay=0.8)
+    finally:
+        killer.join()
+    assert killed, "no worker was killed during the run"
+    winners = dask_winners(tmp_path / "dask", "parquet")
+    assert winners["row"].tolist() == list(range(1, 4001))
+    assert summary["rows_read"] == summary["rows_scored"] == 4000
+    assert_same_run(tmp_path / "local", tmp_path / "dask", "parquet")

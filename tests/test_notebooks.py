@@ -1,0 +1,89 @@
+"""Notebooks: every notebook in notebooks/ runs headless and is committed stripped.
+
+Each notebook runs with nbclient on the ``python3`` kernel. jupyter_client
+finds that kernelspec under this interpreter's ``sys.prefix`` (ipykernel
+installs it in the venv) and starts it with this interpreter, so the kernel
+imports the same ``pipeline``. ``POKERPIPE_NOTEBOOK_ROWS`` keeps the archives
+small. The notebooks write under ``data/processed/notebook/`` (not
+versioned); nothing in the notebooks folder is modified.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+ROWS = 5000
+CELL_TIMEOUT = 300
+
+NOTEBOOK_OUT = ROOT / "data" / "processed" / "notebook"
+#: Files each notebook must (re)write, relative to the repository root.
+ARTEFACTS = {
+    "category_frequencies.ipynb": [
+        *(NOTEBOOK_OUT / f"holdem_{p}p_seed{p}.parquet" for p in (2, 6, 10)),
+        *(NOTEBOOK_OUT / "run" / name
+          for name in ("summary.json", "categories.csv", "ties.csv", "winners.csv", "rejects.csv")),
+    ],
+}
+
+# Appended to the in-memory copy only: which interpreter ran the kernel.
+PROBE = "import sys; print('KERNEL_PREFIX=' + sys.prefix)"
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [path.name for path in paths]
+
+
+def test_there_are_notebooks() -> None:
+    assert NOTEBOOKS, "no notebooks in notebooks/"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_notebook_is_stripped(path: Path) -> None:
+    notebook = nbformat.read(path, as_version=4)
+    nbformat.validate(notebook)
+    dirty = [index for index, cell in enumerate(notebook.cells) if cell.cell_type == "code"
+             and (cell.get("outputs") or cell.get("execution_count") is not None)]
+    assert not dirty, f"{path.name}: code cells {dirty} have outputs or execution counts; strip them"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_notebook_runs(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The kernel inherits this process's environment.
+    monkeypatch.setenv("POKERPIPE_NOTEBOOK_ROWS", str(ROWS))
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells.append(nbformat.v4.new_code_cell(PROBE))
+    started = time.time()
+    client = nbclient.NotebookClient(
+        notebook, timeout=CELL_TIMEOUT, kernel_name="python3", allow_errors=False,
+        resources={"metadata": {"path": str(path.parent)}})
+    client.execute()  # raises CellExecutionError on the first failing cell
+
+    outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    stderr = "".join(o.text for o in outputs if o.output_type == "stream" and o.name == "stderr")
+    assert not stderr, f"{path.name} wrote to stderr:\n{stderr}"
+    probe = notebook.cells[-1].outputs[0].text.strip()
+    assert probe == f"KERNEL_PREFIX={sys.prefix}", f"the kernel ran outside this environment: {probe}"
+
+    for artefact in ARTEFACTS.get(path.name, []):
+        assert artefact.is_file(), f"{path.name} did not write {artefact.relative_to(ROOT)}"
+        assert artefact.stat().st_mtime >= started - 1, \
+            f"{artefact.relative_to(ROOT)} is left over from an earlier run"
+
+    if path.name == "category_frequencies.ipynb":
+        images = [o for o in outputs if "image/png" in o.get("data", {})]
+        assert len(images) == 4, f"expected 4 plots, got {len(images)}"
+        summary = json.loads((NOTEBOOK_OUT / "run" / "summary.json").read_text(encoding="utf-8"))
+        assert [record["rows"] for record in summary["inputs"]] == [ROWS] * 3
+        assert summary["rows_scored"] == 3 * ROWS and summary["rows_rejected"] == 0
