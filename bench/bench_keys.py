@@ -362,7 +362,7 @@ def bench_peers(hands: np.ndarray, keys: np.ndarray, ours: float, prefix: int,
                 ("phevaluator", "phevaluator.evaluate_7cards", phevaluator.evaluate_7cards),
                 ("  its C entry", "phevaluator._pheval.evaluate_7cards",
                  _pheval.evaluate_7cards)):
-            seconds, ranks = best_of(lambda: [evaluate(*row) for row in rows])
+            seconds, ranks = best_of(lambda evaluate=evaluate: [evaluate(*row) for row in rows])
             ranks = np.array(ranks, dtype=np.int64)
             agree = np.array_equal(keys, 7463 - ranks)
             report(label, seconds, "key == 7463 - rank" if agree else "KEYS DIFFER")

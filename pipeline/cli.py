@@ -13,8 +13,7 @@ import time
 
 import click
 
-from pipeline import __version__, holdem, larvis, readers
-from pipeline.cards import shown
+from pipeline import __version__, cards, holdem, larvis, readers
 from pipeline.writers import FORMATS
 
 MAX_REJECT_LINES = 20
@@ -120,8 +119,9 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
         first = expected["first"][0]
         raise click.ClickException(
             f"{expected['mismatched']:,} of {expected['checked']:,} rows disagree with the "
-            f"{expected['column']} column (first: row {first['row']}, expected {shown(first['expected'])}, "
-            f"got {first['got']!r}); see {outdir}/{summary['outputs']['winners']}")
+            f"{expected['column']} column (first: row {first['row']}, "
+            f"expected {cards.shown(first['expected'])}, got {first['got']!r}); "
+            f"see {outdir}/{summary['outputs']['winners']}")
 
 
 @cli.command()

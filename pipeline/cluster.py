@@ -122,7 +122,8 @@ def score_partition(scoring: Scoring, source: readers.Source, partition: Partiti
     """
     totals = Totals.empty(scoring.game)
     rejects = []
-    with TableWriter(part_path, schema=scoring.results_schema()) as winners:
+    with TableWriter(part_path, schema=scoring.results_schema(),
+                     quote_strings=scoring.quote_winners) as winners:
         for batch in readers.read_batches(_readable(source), scoring.columns, batch_rows=batch_rows,
                                           row_groups=partition.row_groups):
             outcome = scoring.process_batch(source, batch, offset)

@@ -230,6 +230,9 @@ def key_categories(keys: np.ndarray) -> np.ndarray:
 
 BOARD_TEXT_WIDTH = 14  # "Ah Kd 2c 3s 4h"
 HOLE_TEXT_WIDTH = 5  # "Ah Kd"
+# Whitespace as str.split() knows it (RE2's \s is ASCII only), so that the
+# vectorized parse and deal_problem agree on where the cards are.
+_WHITESPACE = r"[\s\x0b\x1c-\x1f\x85\p{Z}]+"
 
 
 @dataclass
@@ -265,17 +268,37 @@ def _card_matrix(strings: pa.Array, count: int) -> tuple[np.ndarray, np.ndarray,
     """
     width = 3 * count - 1
     matrix, fits = cards.text_matrix(strings, width)
-    if not fits.all():
-        # Rare slow path: tidy stray or doubled whitespace, then look again.
-        tidy = pc.replace_substring_regex(pc.utf8_trim_whitespace(strings), r"\s+", " ")
+    spaced = fits.copy()
+    for card in range(1, count):  # a tab or other whitespace between cards is tidied too
+        spaced &= matrix[:, 3 * card - 1] == ord(" ")
+    if not spaced.all():
+        # Rare slow path: tidy stray, doubled or other whitespace, then look again.
+        tidy = pc.replace_substring_regex(pc.utf8_trim_whitespace(strings), _WHITESPACE, " ")
         matrix, fits = cards.text_matrix(tidy, width)
-    separators = matrix[:, 2::3]
-    fits &= (separators == ord(" ")).all(axis=1)
-    ranks = cards.RANK_OF_BYTE[matrix[:, 0::3]]
-    suits = cards.SUIT_OF_BYTE[matrix[:, 1::3]]
-    known = fits & (ranks != cards.INVALID).all(axis=1) & (suits != cards.INVALID).all(axis=1)
-    codes = np.where(known[:, None], ranks * 4 + suits, 0).astype(np.uint8)
+    codes = np.empty((len(fits), count), dtype=np.uint8)
+    known = fits.copy()
+    # Column by column: reductions across a 2-5 wide axis are slow in numpy.
+    for card in range(count):
+        rank = cards.RANK_OF_BYTE[matrix[:, 3 * card]]
+        suit = cards.SUIT_OF_BYTE[matrix[:, 3 * card + 1]]
+        known &= (rank != cards.INVALID) & (suit != cards.INVALID)
+        if card:
+            known &= matrix[:, 3 * card - 1] == ord(" ")
+        codes[:, card] = (rank << 2) | suit
+    codes[~known] = 0
     return codes, fits, known
+
+
+def _blank(column: pa.Array) -> np.ndarray:
+    """True where a seat's text is null, empty or only whitespace."""
+    lengths = cards.text_lengths(column)
+    blank = lengths <= 0
+    odd = ~blank & (lengths != HOLE_TEXT_WIDTH)
+    if odd.any():
+        rows = np.flatnonzero(odd)
+        trimmed = pc.utf8_trim_whitespace(column.take(pa.array(rows)))
+        blank[rows] = pc.equal(trimmed, "").to_numpy(zero_copy_only=False)
+    return blank
 
 
 def parse_deals(board: pa.Array, seats: list[pa.Array]) -> Deals:
@@ -304,8 +327,7 @@ def parse_deals(board: pa.Array, seats: list[pa.Array]) -> Deals:
     for seat, column in enumerate(seats):
         if isinstance(column, pa.ChunkedArray):
             column = column.combine_chunks()
-        empty = pc.fill_null(pc.equal(pc.utf8_trim_whitespace(column), ""), True)
-        seated[:, seat] = ~empty.to_numpy(zero_copy_only=False)
+        seated[:, seat] = ~_blank(column)
         codes, _, known = _card_matrix(column, 2)
         holes[:, seat] = codes
         ok &= known | ~seated[:, seat]
@@ -330,6 +352,8 @@ def parse_deals(board: pa.Array, seats: list[pa.Array]) -> Deals:
         for row in np.flatnonzero(~ok):
             reasons[row], fields[row] = deal_problem(
                 board_text[row], [text[row] for text in seat_text])
+            if reasons[row] is None:  # never score a row the parse refused
+                reasons[row] = "cards not understood"
     return Deals(board_codes, holes, seated, reasons, fields)
 
 
@@ -397,16 +421,19 @@ def score_deals(deals: Deals) -> tuple[np.ndarray, np.ndarray]:
         Bit s set when seat s + 1 holds the best key of its deal.
     """
     n, seat_count = deals.seated.shape
-    keys = np.zeros((n, seat_count), dtype=np.int16)
+    # Seat-major keys: every step below runs down whole contiguous rows
+    # instead of reducing across a short axis, which numpy does slowly.
+    by_seat = np.zeros((seat_count, n), dtype=np.int16)
     for seat in range(seat_count):
         rows = deals.seated[:, seat]
         if rows.all():
-            keys[:, seat] = hand_keys(np.concatenate([deals.board, deals.holes[:, seat]], axis=1))
+            by_seat[seat] = hand_keys(np.concatenate([deals.board, deals.holes[:, seat]], axis=1))
         elif rows.any():
-            keys[rows, seat] = hand_keys(np.concatenate(
+            by_seat[seat, rows] = hand_keys(np.concatenate(
                 [deals.board[rows], deals.holes[rows, seat]], axis=1))
-    best = keys.max(axis=1, initial=0)
-    winning = (keys == best[:, None]) & deals.seated
-    winners = (winning.astype(np.uint16) << np.arange(seat_count, dtype=np.uint16)).sum(
-        axis=1, dtype=np.uint16)
-    return keys, winners
+    best = by_seat.max(axis=0, initial=0)
+    winners = np.zeros(n, dtype=np.uint16)
+    for seat in range(seat_count):
+        winning = (by_seat[seat] == best) & deals.seated[:, seat]
+        winners |= winning.astype(np.uint16) << np.uint16(seat)
+    return by_seat.T, winners

@@ -288,7 +288,8 @@ def exact_shares(game: str, *, cards: int) -> dict[str, float]:
     return {name: count / total for name, count in counts.items()}
 
 
-def pooled_bins(expected: Mapping[str, float], *, minimum: float = MIN_EXPECTED) -> tuple[tuple[str, ...], ...]:
+def pooled_bins(expected: Mapping[str, float], *,
+                minimum: float = MIN_EXPECTED) -> tuple[tuple[str, ...], ...]:
     """Group adjacent categories so that every group expects ``minimum`` or more.
 
     Categories are taken in the mapping's order, weakest first.  Walking from

@@ -5,9 +5,12 @@ glob patterns), telling their format and game, and reading them in batches
 of bounded size:
 
 * CSV, plain or compressed (``.gz``, ``.bz2``, ``.zst``), with pyarrow's
-  streaming reader, one block at a time;
+  streaming reader, one block at a time; a line is a row (quotes around a
+  value are taken off but never join lines) and bytes that are not UTF-8
+  stop the read at their line;
 * Parquet, one record batch at a time;
-* contest files (the "Rhinoceros Beetle" format), instance by instance.
+* contest files (the "Rhinoceros Beetle" format), instance by instance,
+  never holding more than one line of at most ``MAX_LINE`` characters.
 
 Every batch carries the data rows as a table of string columns, their row
 and line numbers, and the lines that could not even be split into fields
@@ -41,8 +44,11 @@ CONTEST_SUFFIXES = (".in", ".txt")
 GAMES = ("larvis", "holdem")
 DEFAULT_BATCH_ROWS = 1 << 18
 # pyarrow reads CSV in blocks of bytes; a row is rarely longer than this.
-_CSV_BYTES_PER_ROW = 64
-_MIN_BLOCK = 1 << 20
+# pyarrow's streaming CSV reader parses blocks of this size and reads a few
+# dozen of them ahead; small blocks keep that read-ahead, and so memory, small
+# whatever the batch size.  Blocks are joined into batches of batch_rows.  A
+# line must fit in one block.
+CSV_BLOCK_BYTES = 4 << 20
 _HEADER_BYTES = 1 << 16  # the longest header line read
 MAX_LINE = 1 << 20  # characters; a contest file line holds at most a few dozen
 HOLDEM_SEATS = tuple(f"p{seat}" for seat in range(1, holdem.MAX_PLAYERS + 1))
@@ -277,7 +283,7 @@ def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> I
     # Single-threaded parsing is what gives the skip handler line numbers.  The
     # header was read by _csv_header: its names are used as they are there.
     read_options = pacsv.ReadOptions(use_threads=False, column_names=list(source.columns), skip_rows=1,
-                                     block_size=max(_MIN_BLOCK, batch_rows * _CSV_BYTES_PER_ROW))
+                                     block_size=CSV_BLOCK_BYTES)
     # A line is a row: quotes are not syntax, so one stray quote cannot swallow
     # the lines after it.  _csv_batch takes enclosing quotes off the values.
     parse_options = pacsv.ParseOptions(delimiter=delimiter, invalid_row_handler=skip, quote_char=False,
@@ -292,19 +298,28 @@ def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> I
             checked = pa.PythonFile(_Utf8Stream(stream, source.path), mode="r")
             reader = pacsv.open_csv(checked, read_options=read_options, parse_options=parse_options,
                                     convert_options=convert_options)
+            blocks: list[pa.RecordBatch] = []
+            block_lines: list[np.ndarray] = []
+            pending = 0  # rows in `blocks`
             for record_batch in itertools.chain(reader, [None]):
-                table = (pa.Table.from_batches([record_batch]) if record_batch is not None
-                         else pa.table({name: pa.array([], pa.string()) for name in present}))
-                n = table.num_rows
-                # Lines of the rows handed out: the header is line 1 and every
-                # skipped line before a row pushes it one line down.
-                skip_lines = np.array([line for line, _, _ in skipped], dtype=np.int64)
-                shifts = skip_lines - np.arange(len(skip_lines)) - 2
-                ordinals = np.arange(yielded, yielded + n, dtype=np.int64)
-                lines = ordinals + 2 + np.searchsorted(shifts, ordinals, side="right")
+                if record_batch is not None:
+                    n = record_batch.num_rows
+                    # Lines of the rows handed out: the header is line 1 and
+                    # every skipped line before a row pushes it one line down.
+                    skip_lines = np.array([line for line, _, _ in skipped], dtype=np.int64)
+                    shifts = skip_lines - np.arange(len(skip_lines)) - 2
+                    ordinals = np.arange(yielded, yielded + n, dtype=np.int64)
+                    block_lines.append(ordinals + 2 + np.searchsorted(shifts, ordinals, side="right"))
+                    blocks.append(record_batch)
+                    yielded += n
+                    pending += n
+                    if pending < batch_rows:
+                        continue
+                table = pa.Table.from_batches(blocks, schema=reader.schema)
+                lines = np.concatenate(block_lines) if block_lines else np.zeros(0, dtype=np.int64)
                 fresh = skipped[reported:]
                 reported = len(skipped)
-                yielded += n
+                blocks, block_lines, pending = [], [], 0
                 yield _csv_batch(source, table, columns, lines, fresh)
     except (pa.ArrowException, OSError, UnicodeDecodeError) as error:
         raise ValueError(f"{source.path}: cannot read past line {_last_line(yielded, skipped)}: "
@@ -331,10 +346,6 @@ def _last_line(yielded: int, skipped: list) -> int:
     return yielded + len(skipped) + 1
 
 
-class NotText(ValueError):
-    """Bytes of a CSV file that are not UTF-8 text, at a line the message names."""
-
-
 class _Utf8Stream:
     """A binary stream that checks, as pyarrow reads it, that its bytes are UTF-8 text.
 
@@ -356,7 +367,7 @@ class _Utf8Stream:
             self._decoder.decode(data, final=not data)
         except UnicodeDecodeError as error:
             line = self._line + data.count(b"\n", 0, max(error.start, 0))
-            raise NotText(f"{self._path}: line {line}: bytes that are not UTF-8 text") from None
+            raise ValueError(f"{self._path}: line {line}: bytes that are not UTF-8 text") from None
         self._line += data.count(b"\n")
         return data
 
@@ -368,7 +379,7 @@ def _explain(error: Exception) -> str:
     text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     text = shown(text, 200, quote=False)  # pyarrow quotes whole rows: a hostile one is megabytes
     if "straddl" in text or "block size" in text.lower():
-        return f"a line is longer than the read block ({text}); raise --batch-rows"
+        return f"a line is longer than the {CSV_BLOCK_BYTES >> 20} MiB read block ({text})"
     if "UTF8" in text or "utf-8" in text.lower():
         return f"the bytes are not UTF-8 text ({text})"
     return text

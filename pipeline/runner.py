@@ -46,15 +46,15 @@ class Scored:
 
     ``results`` holds the scored rows (without ``row``), ``ok`` marks them
     among the batch's rows, ``reasons`` explains the others, ``outcomes``
-    is the text compared with an expected column and ``outcome_counts``
-    counts the outcomes for the summary.
+    turns into the text compared with an expected column (only called when
+    there is one) and ``outcome_counts`` counts the outcomes for the summary.
     """
 
     results: pa.Table
     ok: np.ndarray
     reasons: np.ndarray
     tally: Tally
-    outcomes: np.ndarray
+    outcomes: Callable[[], np.ndarray]
     outcome_counts: dict[str, int]
 
 
@@ -86,8 +86,11 @@ def score_larvis(table: pa.Table) -> Scored:
     winning = np.column_stack([outcome != 1, outcome != 0])
     tally = Tally.of_deals(larvis.CATEGORIES, np.column_stack([categories1, categories2]), winning)
     counts = np.bincount(outcome, minlength=len(larvis.OUTCOMES))
-    return Scored(results, ok, reasons, tally, np.asarray(larvis.OUTCOMES, dtype=object)[outcome],
+    return Scored(results, ok, reasons, tally, lambda: np.asarray(larvis.OUTCOMES, dtype=object)[outcome],
                   dict(zip(larvis.OUTCOMES, counts.tolist())))
+
+
+_WINNER_TEXTS = pa.array(holdem.winners_text(np.arange(1 << holdem.MAX_PLAYERS)).tolist(), pa.string())
 
 
 def score_holdem(table: pa.Table, seats: tuple[str, ...]) -> Scored:
@@ -99,9 +102,9 @@ def score_holdem(table: pa.Table, seats: tuple[str, ...]) -> Scored:
     keys, masks = holdem.score_deals(valid)
     categories = np.where(valid.seated, holdem.key_categories(keys), -1)
     best = keys.max(axis=1, initial=0)
-    winners = holdem.winners_text(masks)
     columns = {
-        "winners": pa.array(winners, pa.string()),
+        # Dictionary-encoded: 1,024 possible texts, indexed by the winner bits.
+        "winners": pa.DictionaryArray.from_arrays(pa.array(masks.astype(np.int16)), _WINNER_TEXTS),
         "winner_count": pa.array(np.bitwise_count(masks).astype(np.int8)),
         "winning_category": _categories(holdem.key_categories(best), holdem.CATEGORIES),
         "winning_key": pa.array(best),
@@ -115,7 +118,7 @@ def score_holdem(table: pa.Table, seats: tuple[str, ...]) -> Scored:
     tally = Tally.of_deals(tuple(holdem.CATEGORIES), categories, winning)
     counts = {f"{name}_wins": int(winning[:, seat].sum()) for seat, name in enumerate(seats)}
     counts["split_pots"] = int((np.bitwise_count(masks) > 1).sum())
-    return Scored(pa.table(columns), ok, deals.reasons, tally, winners, counts)
+    return Scored(pa.table(columns), ok, deals.reasons, tally, lambda: holdem.winners_text(masks), counts)
 
 
 @dataclass
@@ -189,6 +192,12 @@ class Scoring:
     def score(self, table: pa.Table) -> Scored:
         return score_larvis(table) if self.game == "larvis" else score_holdem(table, self.seats)
 
+    @property
+    def quote_winners(self) -> bool:
+        """Whether a CSV winners table quotes its strings: the expected column
+        echoes input text, which may hold quotes."""
+        return self.expected is not None
+
     def results_schema(self) -> pa.Schema:
         """Schema of the winners table."""
         empty = pa.table({name: pa.array([], pa.string()) for name in self.columns})
@@ -205,7 +214,7 @@ class Scoring:
         results = scored.results.add_column(0, "row", pa.array(rows[scored.ok]))
         if self.expected:
             expected = batch.table.column(self.expected).filter(pa.array(scored.ok))
-            self._check(expected, scored.outcomes, rows[scored.ok], totals.mismatches)
+            self._check(expected, scored.outcomes(), rows[scored.ok], totals.mismatches)
             results = results.append_column("expected", expected)
         totals.read = batch.table.num_rows + len(batch.unreadable)
         totals.scored = int(scored.ok.sum())
@@ -351,9 +360,8 @@ class Run:
         winners_path = self.outdir / f"winners.{self.output_format}"
         self.outdir.mkdir(parents=True, exist_ok=True)
         next_row = 1
-        # The expected column echoes input text, which may hold quotes: quote it.
         with TableWriter(winners_path, schema=scoring.results_schema(),
-                         quote_strings=self.expected is not None) as winners, \
+                         quote_strings=scoring.quote_winners) as winners, \
                 TableWriter(self.outdir / "rejects.csv", schema=REJECT_SCHEMA,
                             quote_strings=True) as rejects:
             for source in self.sources:

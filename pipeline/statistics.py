@@ -86,8 +86,13 @@ class Tally:
         tally = cls(categories)
         size = len(categories)
         seated = hand_categories >= 0
-        players = seated.sum(axis=1)
-        winner_count = winning_seats.sum(axis=1)
+        # Sums across the few seats run column by column: numpy reduces a
+        # short last axis slowly.
+        players = np.zeros(len(seated), dtype=np.int64)
+        winner_count = np.zeros(len(seated), dtype=np.int64)
+        for seat in range(seated.shape[1]):
+            players += seated[:, seat]
+            winner_count += winning_seats[:, seat]
         tied = winner_count > 1
         cells = (MAX_SEATS + 1) * size
         flat = np.broadcast_to(players[:, None], seated.shape) * size + hand_categories

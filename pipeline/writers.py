@@ -107,8 +107,8 @@ class TableWriter:
         if self.format == "parquet":
             self._writer = pq.ParquetWriter(self._temporary, self.schema, compression="zstd")
         else:
-            self._writer = pacsv.CSVWriter(self._temporary, self.schema,
-                                           write_options=csv_write_options(quote_strings=self.quoting == "needed"))
+            options = csv_write_options(quote_strings=self.quoting == "needed")
+            self._writer = pacsv.CSVWriter(self._temporary, self.schema, write_options=options)
 
     def __exit__(self, kind, value, traceback) -> None:
         try:

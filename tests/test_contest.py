@@ -24,7 +24,8 @@ def test_samples_byte_for_byte(runner, name):
     ("1\nAh Kd 2c 3s Xh\nAs Ad\nx\n", "line 4: expected the number of players"),
     ("1\nAh Kd 2c 3s Xh\nAs Ad\n2\nAh Kd 2c 3s Xh\nAs Ad\n", "line 7: file ends where player 2's cards"),
     ("1\nAh Kd 2c 3s Xh\nAs Ad\n1\nAh Kd 2c 3s\nAs Ad\n", "line 5: board 'Ah Kd 2c 3s': 4 cards"),
-    ("1\nAh Kd 2c 3s Xh\nAs Ad\n2\nAh Kd 2c 3s Xh\nAs Qd\nQd 2d\n", "line 7: p2 'Qd 2d': card Qd is dealt twice"),
+    ("1\nAh Kd 2c 3s Xh\nAs Ad\n2\nAh Kd 2c 3s Xh\nAs Qd\nQd 2d\n",
+     "line 7: p2 'Qd 2d': card Qd is dealt twice"),
     ("1\nAh Kd 2c 3s Xh\nAs Ad\n1\nAh Kd 2c 3s Xh\nAs 1d\n", "line 6: p1 'As 1d': unknown card '1d'"),
 ])
 def test_a_broken_instance_stops_after_the_valid_output(runner, text, message):
@@ -35,5 +36,6 @@ def test_a_broken_instance_stops_after_the_valid_output(runner, text, message):
 
 
 def test_blank_lines_between_instances_are_allowed(runner):
-    result = runner.invoke(cli, ["contest"], input="1\nAh Kd 2c 3s Xh\nAs Ad\n\n2\nAh Kd 2c 3s Xh\n9s 9d\nQs Qd\n")
+    text = "1\nAh Kd 2c 3s Xh\nAs Ad\n\n2\nAh Kd 2c 3s Xh\n9s 9d\nQs Qd\n"
+    result = runner.invoke(cli, ["contest"], input=text)
     assert result.exit_code == 0 and result.output == "1\n2\n"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import bz2
 import csv
 import gzip
-import io
 import math
 from collections import Counter
 
