@@ -75,6 +75,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
     INPUTS are CSV (also .gz, .bz2, .zst), Parquet or contest files, folders
     or glob patterns.  Example:
 
+    \b
         pokerpipe run data/raw/games.csv -o data/processed/games
     """
     from pipeline.runner import Run
@@ -131,7 +132,10 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
 def compare(hands: tuple[str, ...], hand1: str | None, hand2: str | None) -> None:
     """Decide one Larvis game: print Hand 1, Hand 2 or Tie.
 
-    Example: pokerpipe compare AAAQQ QQAAA
+    \b
+    Example:
+        pokerpipe compare AAAQQ QQAAA
+        pokerpipe compare --hand1 AAAQQ --hand2 QQAAA
     """
     given = list(hands)
     hand1 = hand1 if hand1 is not None else (given.pop(0) if given else None)
@@ -152,7 +156,11 @@ def compare(hands: tuple[str, ...], hand1: str | None, hand2: str | None) -> Non
 def contest(file: str | None, batch_rows: int) -> None:
     """Solve a Rhinoceros Beetle contest file: winners of each instance.
 
-    Reads standard input without FILE.  Example: pokerpipe contest data/raw/contest.in
+    Reads standard input without FILE.
+
+    \b
+    Example:
+        pokerpipe contest data/raw/contest.in
     """
     name = "<stdin>" if file in (None, "-") else file
     stream = click.open_file(file or "-", encoding="utf-8", errors="replace")
@@ -192,7 +200,9 @@ def contest(file: str | None, batch_rows: int) -> None:
 def generate(game: str, rows: int, players: int, seed: int, path: str) -> None:
     """Write a reproducible random archive dealt from a real deck.
 
-    Example: pokerpipe generate --game holdem --rows 1000000 --seed 7 -o deals.parquet
+    \b
+    Example:
+        pokerpipe generate --game holdem --rows 1000000 --seed 7 -o deals.parquet
     """
     from pipeline.generate import generate as write_archive
 
@@ -213,6 +223,7 @@ def stats(results: str, plot_path: str | None, as_json: bool) -> None:
 
     RESULTS is an output folder of `pokerpipe run`.  Example:
 
+    \b
         pokerpipe stats data/processed/deals --plot categories.png
     """
     from pipeline import probabilities

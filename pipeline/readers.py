@@ -48,7 +48,7 @@ DEFAULT_BATCH_ROWS = 1 << 18
 # dozen of them ahead; small blocks keep that read-ahead, and so memory, small
 # whatever the batch size.  Blocks are joined into batches of batch_rows.  A
 # line must fit in one block.
-CSV_BLOCK_BYTES = 4 << 20
+CSV_BLOCK_BYTES = 1 << 20
 _HEADER_BYTES = 1 << 16  # the longest header line read
 MAX_LINE = 1 << 20  # characters; a contest file line holds at most a few dozen
 HOLDEM_SEATS = tuple(f"p{seat}" for seat in range(1, holdem.MAX_PLAYERS + 1))

@@ -484,7 +484,7 @@ def long_line(tmp_path_factory):
 def test_a_100_mb_line_stops_the_run_with_one_line(runner, long_line, tmp_path):
     result = invoke(runner, ["run", str(long_line), "-o", str(tmp_path / "out")])
     assert_refused(result, str(long_line), outdir=tmp_path / "out")
-    assert "cannot read past line 2: a line is longer than the 4 MiB read block" in result.stderr
+    assert "cannot read past line 2: a line is longer than the 1 MiB read block" in result.stderr
 
 
 def test_a_100_mb_line_in_a_contest_file(runner, tmp_path):
@@ -506,7 +506,7 @@ def test_a_100_mb_line_in_a_contest_file(runner, tmp_path):
 
 def test_a_long_line_within_the_block_is_one_reject_with_a_short_message(runner, tmp_path):
     path = tmp_path / "games.csv"
-    path.write_bytes(b"Hand1,Hand2\nAAAQQ,QQAAA\n" + b"K" * (3 << 20) + b",22345\n22345,33456\n")
+    path.write_bytes(b"Hand1,Hand2\nAAAQQ,QQAAA\n" + b"K" * (600 << 10) + b",22345\n22345,33456\n")
     out = tmp_path / "out"
     result = invoke(runner, ["run", str(path), "-o", str(out)])
     assert result.exit_code == 0, result.output[:300]
@@ -514,7 +514,7 @@ def test_a_long_line_within_the_block_is_one_reject_with_a_short_message(runner,
     assert f"{path}: row 2 (line 3): Hand1 " in result.stderr
     winners, rejects = check_accounting(out, json.loads((out / "summary.json").read_text()))
     assert winners.column("row").to_pylist() == [1, 3]
-    assert rejects.column("raw").to_pylist() == ["K" * (3 << 20) + ",22345"], "the raw line is kept whole"
+    assert rejects.column("raw").to_pylist() == ["K" * (600 << 10) + ",22345"], "the raw line is kept whole"
 
 
 def test_a_line_longer_than_the_read_block(runner, tmp_path):
@@ -523,7 +523,7 @@ def test_a_line_longer_than_the_read_block(runner, tmp_path):
     path.write_bytes(b"Hand1,Hand2\n" + games + b"A" * (12 << 20) + b"\n" + games)
     result = invoke(runner, ["run", str(path), "-o", str(tmp_path / "out"), "--batch-rows", "1000"])
     assert_refused(result, str(path), outdir=tmp_path / "out")
-    assert "cannot read past line 11: a line is longer than the 4 MiB read block" in result.stderr
+    assert "cannot read past line 11: a line is longer than the 1 MiB read block" in result.stderr
 
 
 # 32,768 different games: compressed, still about 70 KB, so a cut at 40 KB
