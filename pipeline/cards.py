@@ -49,6 +49,14 @@ SUIT_OF_BYTE = np.full(256, INVALID, dtype=np.uint8)
 for _index, _symbol in enumerate(SUITS):
     SUIT_OF_BYTE[ord(_symbol)] = _index
 
+#: Two card bytes read as a little-endian uint16 (rank byte low) -> card code,
+#: INVALID for anything that is not a card.
+CODE_OF_TEXT = np.full(1 << 16, INVALID, dtype=np.uint8)
+_rank_bytes = np.flatnonzero(RANK_OF_BYTE != INVALID)
+_suit_bytes = np.flatnonzero(SUIT_OF_BYTE != INVALID)
+CODE_OF_TEXT[_rank_bytes[:, None] | _suit_bytes[None, :] << 8] = (
+    4 * RANK_OF_BYTE[_rank_bytes][:, None] + SUIT_OF_BYTE[_suit_bytes][None, :])
+
 #: Card code -> its two-character text, ten written as ``T``.
 CARD_TEXT = np.array([r + s for r in RANKS for s in SUITS])
 

@@ -147,6 +147,7 @@ def flush_table() -> np.ndarray:
 
 
 _RANK_BIT = (1 << np.arange(len(cards.RANKS))).astype(np.uint16)
+_CARD_BIT = np.append(np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64)), np.uint64(0))
 
 
 @cache
@@ -204,16 +205,93 @@ def hand_keys(hands: np.ndarray) -> np.ndarray:
     if not keys.all():
         row = int(np.argmin(keys))
         raise ValueError(f"row {row}: a rank appears five times, so a card is dealt twice")
-    # Four 4-bit suit counters in one uint16: 1 << 4 * suit per card.
-    suit_counts = np.left_shift(np.uint16(1), (columns & 3).astype(np.uint16) << 2).sum(
-        axis=0, dtype=np.uint16)
+    _raise_flushes(keys, list(columns), _suit_counts(columns).sum(axis=0, dtype=np.uint16))
+    return keys
+
+
+def _suit_counts(codes: np.ndarray) -> np.ndarray:
+    """Four 4-bit suit counters in one uint16 per card: ``1 << 4 * suit``."""
+    return np.left_shift(np.uint16(1), (codes & 3).astype(np.uint16) << 2)
+
+
+def _raise_flushes(keys: np.ndarray, columns: list[np.ndarray], suit_counts: np.ndarray) -> None:
+    """Raise ``keys`` in place to the best flush of the rows that hold five cards of a suit.
+
+    ``columns`` are the card codes of every row, one array per card, and
+    ``suit_counts`` the sum of their :func:`_suit_counts`.  Only the few
+    rows with a flush (about 3 % of seven-card hands) are looked at.
+    """
     flush_suit = _flush_suit()[suit_counts]
     rows = np.flatnonzero(flush_suit >= 0)
-    if rows.size:
-        flushed = codes[rows]
-        in_suit = (flushed & 3) == flush_suit[rows, None]
-        mask = np.where(in_suit, _RANK_BIT[flushed >> 2], 0).sum(axis=1)
-        keys[rows] = np.maximum(keys[rows], flush_table()[mask])
+    if not rows.size:
+        return
+    suit = flush_suit[rows]
+    mask = np.zeros(rows.size, dtype=np.uint16)
+    for column in columns:
+        flushed = column[rows]
+        mask |= np.where((flushed & 3) == suit, _RANK_BIT[flushed >> 2], 0).astype(np.uint16)
+    keys[rows] = np.maximum(keys[rows], flush_table()[mask])
+
+
+@cache
+def board_pair_table() -> np.ndarray:
+    """Plain key of every five-rank board with every pair of hole ranks.
+
+    Returns
+    -------
+    keys : ndarray of shape (6188 * 91,), dtype int16
+        At ``multiset_index(board) * 91 + multiset_index(pair)``: the key
+        of the best five of the seven ranks, ignoring suits; 0 where a
+        rank occurs more than four times.
+    """
+    boards, pairs = cards.all_multisets(BEST_OF), cards.all_multisets(2)
+    seven = np.concatenate([np.repeat(boards, len(pairs), axis=0), np.tile(pairs, (len(boards), 1))], axis=1)
+    keys = plain_table(7)[cards.multiset_index(cards.sorted_columns(seven))]
+    keys.setflags(write=False)
+    return keys
+
+
+def deal_keys(board: np.ndarray, holes: np.ndarray) -> np.ndarray:
+    """Key of every seat's best five of seven in deals sharing a board.
+
+    The same as :func:`hand_keys` on each seat's seven cards, but the board
+    is sorted and indexed once per deal: a seat then costs one look-up in
+    :func:`board_pair_table` by its two hole ranks, plus the flush check.
+
+    Parameters
+    ----------
+    board : ndarray of shape (n, 5), integer
+        Card codes of the community cards.
+    holes : ndarray of shape (n, seats, 2), integer
+        Card codes of each seat's hole cards; all cards of a deal distinct.
+
+    Returns
+    -------
+    keys : ndarray of shape (seats, n), dtype int16
+        Seat-major: ``keys[s]`` holds seat s + 1's key in every deal.
+
+    Examples
+    --------
+    >>> from pipeline.cards import card_code
+    >>> board = [[card_code(c) for c in ("As", "Ks", "Qs", "2d", "7c")]]
+    >>> holes = [[[card_code("Js"), card_code("Ts")], [card_code("Ah"), card_code("Ad")]]]
+    >>> deal_keys(board, holes).ravel().tolist() == [7462, hand_keys([board[0] + holes[0][1]])[0]]
+    True
+    """
+    board = np.asarray(board, dtype=np.uint8)
+    holes = np.asarray(holes, dtype=np.uint8)
+    board_columns = list(np.ascontiguousarray(board.T))
+    board_ranks = cards.sort_columns([column >> 2 for column in board_columns])
+    board_index = cards.multiset_index(board_ranks) * np.int32(cards.multiset_count(2))
+    board_suits = _suit_counts(np.stack(board_columns)).sum(axis=0, dtype=np.uint16)
+    table = board_pair_table()
+    keys = np.empty((holes.shape[1], len(board)), dtype=np.int16)
+    for seat in range(holes.shape[1]):
+        first, second = np.ascontiguousarray(holes[:, seat, 0]), np.ascontiguousarray(holes[:, seat, 1])
+        pair = cards.multiset_index(cards.sort_columns([first >> 2, second >> 2]))
+        keys[seat] = table[board_index + pair]
+        _raise_flushes(keys[seat], board_columns + [first, second],
+                       board_suits + _suit_counts(first) + _suit_counts(second))
     return keys
 
 
@@ -275,18 +353,23 @@ def _card_matrix(strings: pa.Array, count: int) -> tuple[np.ndarray, np.ndarray,
         # Rare slow path: tidy stray, doubled or other whitespace, then look again.
         tidy = pc.replace_substring_regex(pc.utf8_trim_whitespace(strings), _WHITESPACE, " ")
         matrix, fits = cards.text_matrix(tidy, width)
-    codes = np.empty((len(fits), count), dtype=np.uint8)
+    matrix = np.ascontiguousarray(matrix)
+    # Card-major storage: each card's codes are contiguous; returned transposed.
+    codes = np.zeros((count, len(fits)), dtype=np.uint8)
     known = fits.copy()
+    if not len(fits):
+        return codes.T, fits, known
     # Column by column: reductions across a 2-5 wide axis are slow in numpy.
     for card in range(count):
-        rank = cards.RANK_OF_BYTE[matrix[:, 3 * card]]
-        suit = cards.SUIT_OF_BYTE[matrix[:, 3 * card + 1]]
-        known &= (rank != cards.INVALID) & (suit != cards.INVALID)
+        # A card's two bytes read as one little-endian uint16: one look-up.
+        text = np.ndarray((len(fits),), dtype="<u2", buffer=matrix, offset=3 * card, strides=(width,))
+        code = cards.CODE_OF_TEXT[text]
+        known &= code != cards.INVALID
         if card:
             known &= matrix[:, 3 * card - 1] == ord(" ")
-        codes[:, card] = (rank << 2) | suit
-    codes[~known] = 0
-    return codes, fits, known
+        codes[card] = code
+    codes[:, ~known] = 0
+    return codes.T, fits, known
 
 
 def _blank(column: pa.Array) -> np.ndarray:
@@ -321,29 +404,35 @@ def parse_deals(board: pa.Array, seats: list[pa.Array]) -> Deals:
     if len(seats) > MAX_PLAYERS:
         raise ValueError(f"{len(seats)} seats, at most {MAX_PLAYERS}")
     board_codes, board_fits, board_known = _card_matrix(board, BEST_OF)
-    holes = np.zeros((n, len(seats), 2), dtype=np.uint8)
-    seated = np.zeros((n, len(seats)), dtype=bool)
+    # Seat-major storage, handed out as (n, seats, ...) views: every column a
+    # later step reads (one seat, one card) is contiguous.
+    hole_storage = np.zeros((len(seats), 2, n), dtype=np.uint8)
+    seated_storage = np.zeros((len(seats), n), dtype=bool)
+    holes, seated = hole_storage.transpose(2, 0, 1), seated_storage.T
     ok = board_known.copy()
     for seat, column in enumerate(seats):
         if isinstance(column, pa.ChunkedArray):
             column = column.combine_chunks()
-        seated[:, seat] = ~_blank(column)
+        seated_storage[seat] = ~_blank(column)
         codes, _, known = _card_matrix(column, 2)
-        holes[:, seat] = codes
+        hole_storage[seat] = codes.T
         ok &= known | ~seated[:, seat]
-    ok &= seated.any(axis=1)
-    # Every card of a deal is a distinct bit of one 64-bit mask.
+    has_player = np.zeros(n, dtype=bool)
+    for seat in range(len(seats)):  # not seated.any(axis=1): slow across a short axis
+        has_player |= seated[:, seat]
+    ok &= has_player
+    # Every card of a deal is a distinct bit of one 64-bit mask, so a card
+    # dealt twice leaves fewer bits than cards; code 52 (an empty seat's
+    # cards) has no bit.
     seen = np.zeros(n, dtype=np.uint64)
-    repeated = np.zeros(n, dtype=bool)
-    all_cards = [board_codes[:, i] for i in range(BEST_OF)] + [
-        np.where(seated[:, seat], holes[:, seat, i], 64)
-        for seat in range(len(seats)) for i in range(2)]
-    for column in all_cards:
-        bit = np.left_shift(np.uint64(1), column.astype(np.uint64), dtype=np.uint64)
-        bit[column == 64] = 0
-        repeated |= (seen & bit) != 0
-        seen |= bit
-    ok &= ~repeated
+    dealt = np.full(n, BEST_OF, dtype=np.uint8)
+    for column in [board_codes[:, i] for i in range(BEST_OF)]:
+        seen |= _CARD_BIT[column]
+    for seat in range(len(seats)):
+        for i in range(2):
+            seen |= _CARD_BIT[np.where(seated[:, seat], holes[:, seat, i], 52)]
+        dealt += seated[:, seat].astype(np.uint8) << 1
+    ok &= np.bitwise_count(seen) == dealt
     reasons = np.full(n, None, dtype=object)
     fields = np.full(n, -1, dtype=np.int8)
     if not ok.all():
@@ -423,14 +512,8 @@ def score_deals(deals: Deals) -> tuple[np.ndarray, np.ndarray]:
     n, seat_count = deals.seated.shape
     # Seat-major keys: every step below runs down whole contiguous rows
     # instead of reducing across a short axis, which numpy does slowly.
-    by_seat = np.zeros((seat_count, n), dtype=np.int16)
-    for seat in range(seat_count):
-        rows = deals.seated[:, seat]
-        if rows.all():
-            by_seat[seat] = hand_keys(np.concatenate([deals.board, deals.holes[:, seat]], axis=1))
-        elif rows.any():
-            by_seat[seat, rows] = hand_keys(np.concatenate(
-                [deals.board[rows], deals.holes[rows, seat]], axis=1))
+    by_seat = deal_keys(deals.board, deals.holes)
+    by_seat[~deals.seated.T] = 0
     best = by_seat.max(axis=0, initial=0)
     winners = np.zeros(n, dtype=np.uint16)
     for seat in range(seat_count):

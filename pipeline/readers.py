@@ -35,7 +35,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline import holdem, larvis
-from pipeline.cards import shown
+from pipeline.cards import shown, text_lengths
 
 CSV_SUFFIXES = (".csv", ".tsv")
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
@@ -43,7 +43,6 @@ PARQUET_SUFFIXES = (".parquet", ".pq")
 CONTEST_SUFFIXES = (".in", ".txt")
 GAMES = ("larvis", "holdem")
 DEFAULT_BATCH_ROWS = 1 << 18
-# pyarrow reads CSV in blocks of bytes; a row is rarely longer than this.
 # pyarrow's streaming CSV reader parses blocks of this size and reads a few
 # dozen of them ahead; small blocks keep that read-ahead, and so memory, small
 # whatever the batch size.  Blocks are joined into batches of batch_rows.  A
@@ -177,8 +176,12 @@ def _looks_like_contest(path: Path, compression: str | None) -> bool:
     return first.isdigit()
 
 
+def _delimiter(path: Path) -> str:
+    return "\t" if ".tsv" in [s.lower() for s in path.suffixes] else ","
+
+
 def _csv_header(path: Path, compression: str | None) -> tuple[str, ...]:
-    delimiter = "\t" if ".tsv" in [s.lower() for s in path.suffixes] else ","
+    delimiter = _delimiter(path)
     try:
         with pa.input_stream(str(path), compression=compression) as stream:
             head = stream.read(_HEADER_BYTES)
@@ -274,7 +277,7 @@ def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> I
         skipped.append((row.number, row.text, row.actual_columns))
         return "skip"
 
-    delimiter = "\t" if source.path.suffix.lower() == ".tsv" or ".tsv" in source.path.suffixes else ","
+    delimiter = _delimiter(source.path)
     present = [name for name in columns if name in source.columns]
     if _header_only(source):
         yield _csv_batch(source, pa.table({name: pa.array([], pa.string()) for name in present}), columns,
@@ -392,8 +395,7 @@ def _csv_batch(source: Source, table: pa.Table, columns: tuple[str, ...], lines:
     # A line with nothing on it is not a row: drop it, but keep the count.
     blank = np.ones(table.num_rows, dtype=bool)
     for column in table.columns:
-        blank &= ~column.is_valid().to_numpy(zero_copy_only=False) | \
-            (pc.utf8_length(column).fill_null(0).to_numpy(zero_copy_only=False) == 0)
+        blank &= text_lengths(column) <= 0
     keep = ~blank
     if blank.any():
         table = table.filter(pa.array(keep))

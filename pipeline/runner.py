@@ -97,8 +97,8 @@ def score_holdem(table: pa.Table, seats: tuple[str, ...]) -> Scored:
     """Score a batch of hold'em deals given as board and p1..pK text columns."""
     deals = holdem.parse_deals(table.column("board"), [table.column(name) for name in seats])
     ok = deals.reasons == None  # noqa: E711
-    valid = holdem.Deals(deals.board[ok], deals.holes[ok], deals.seated[ok], deals.reasons[ok],
-                         deals.fields[ok])
+    valid = deals if ok.all() else holdem.Deals(deals.board[ok], deals.holes[ok], deals.seated[ok],
+                                                deals.reasons[ok], deals.fields[ok])
     keys, masks = holdem.score_deals(valid)
     categories = np.where(valid.seated, holdem.key_categories(keys), -1)
     best = keys.max(axis=1, initial=0)

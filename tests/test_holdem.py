@@ -182,3 +182,21 @@ def test_parse_deals_reasons():
     assert "no player" in reasons[5]
     assert deals.seated[4].tolist() == [True, True]
     assert deals.fields.tolist()[:4] == [-1, 0, 1, 0]
+
+
+def test_deal_keys_equal_hand_keys_seat_by_seat():
+    deals = random_hands(30000, 25, 12)  # a board and ten seats from one deck per deal
+    # Half the deals get a one-suit board, so the flush path is walked often.
+    ranks = np.random.default_rng(1).permuted(np.tile(np.arange(13), (15000, 1)), axis=1)[:, :5]
+    monotone = 4 * ranks + 2  # five hearts
+    board = deals[:, :5].copy()
+    holes = deals[:, 5:].reshape(-1, 10, 2).copy()
+    board[:15000] = monotone
+    holes[:15000] = np.array([[c for c in row if c not in set(b)][:20] for row, b in
+                              zip(np.argsort(np.random.default_rng(2).random((15000, 52)), axis=1),
+                                  monotone.tolist())]).reshape(-1, 10, 2)
+    keys = holdem.deal_keys(board, holes)
+    for seat in range(10):
+        expected = holdem.hand_keys(np.concatenate([board, holes[:, seat]], axis=1))
+        assert np.array_equal(keys[seat], expected), seat
+    assert (holdem.key_categories(keys[:, :15000]) >= 5).mean() > 0.3
