@@ -50,7 +50,7 @@ lint: $(STAMP)
 
 ## Remove outputs and caches (keeps .venv)
 clean:
-	rm -rf $(PROCESSED)/games $(PROCESSED)/deals $(PROCESSED)/contest.out .pytest_cache .hypothesis
+	rm -rf $(PROCESSED)/games $(PROCESSED)/deals $(PROCESSED)/contest.out $(PROCESSED)/notebook .pytest_cache .hypothesis
 	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 
 ## Show this help

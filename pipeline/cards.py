@@ -114,6 +114,40 @@ def shown(text: str, limit: int = 40, *, quote: bool = True) -> str:
     return f"{repr(head) if quote else head}... ({len(text):,} characters)"
 
 
+def code_matrix(values, *, widths: tuple[int, ...], top: int, what: str) -> np.ndarray:
+    """Check a matrix of small codes (ranks or cards) and return it as uint8.
+
+    Parameters
+    ----------
+    values : array-like of shape (n, k)
+        Integers in 0..top; k must be one of ``widths``.
+    widths : tuple of int
+    top : int
+    what : str
+        Names the values in messages, e.g. ``"ranks"``.
+
+    Raises
+    ------
+    ValueError
+        On another shape, a non-integer dtype or a value outside 0..top.
+
+    >>> code_matrix([[0, 12]], widths=(2,), top=12, what="ranks").dtype
+    dtype('uint8')
+    """
+    values = np.asarray(values)
+    if values.ndim != 2 or values.shape[1] not in widths:
+        shapes = " or ".join(f"(n, {width})" for width in widths)
+        raise ValueError(f"{what} must have shape {shapes}, got {values.shape}")
+    if values.size == 0:
+        return values.astype(np.uint8)
+    if not np.issubdtype(values.dtype, np.integer):
+        raise ValueError(f"{what} must be integers, got dtype {values.dtype}")
+    low, high = values.min(), values.max()
+    if low < 0 or high > top:
+        raise ValueError(f"{what} must lie in 0..{top}, found {low if low < 0 else high}")
+    return values.astype(np.uint8, copy=False)
+
+
 def sorted_columns(values: np.ndarray) -> list[np.ndarray]:
     """Sort each row of a small-integer matrix, returning the sorted columns.
 

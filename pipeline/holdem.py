@@ -187,17 +187,9 @@ def hand_keys(hands: np.ndarray) -> np.ndarray:
     >>> hand_keys([royal]).tolist(), hand_keys([worst]).tolist()
     ([7462], [1])
     """
-    hands = np.asarray(hands)
-    if hands.ndim != 2 or hands.shape[1] not in HAND_SIZES:
-        raise ValueError(f"hands must have shape (n, 5), (n, 6) or (n, 7), got {hands.shape}")
-    if hands.size == 0:
-        return np.zeros(len(hands), dtype=np.int16)
-    if not np.issubdtype(hands.dtype, np.integer):
-        raise ValueError(f"card codes must be integers, got dtype {hands.dtype}")
-    low, high = hands.min(), hands.max()
-    if low < 0 or high > 51:
-        raise ValueError(f"card codes must lie in 0..51, found {low if low < 0 else high}")
-    codes = hands.astype(np.uint8, copy=False)
+    codes = cards.code_matrix(hands, widths=HAND_SIZES, top=51, what="card codes")
+    if codes.size == 0:
+        return np.zeros(len(codes), dtype=np.int16)
     # One transposition up front makes every later pass run down a column.
     columns = np.ascontiguousarray(codes.T)
     ranks = cards.sort_columns(list(columns >> 2))

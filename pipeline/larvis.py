@@ -102,17 +102,10 @@ def hand_keys(ranks: np.ndarray) -> np.ndarray:
     >>> hand_keys([[4, 3, 2, 1, 0], [12, 12, 12, 12, 11]]).tolist()
     [1, 6175]
     """
-    ranks = np.asarray(ranks)
-    if ranks.ndim != 2 or ranks.shape[1] != HAND_SIZE:
-        raise ValueError(f"ranks must have shape (n, 5), got {ranks.shape}")
+    ranks = cards.code_matrix(ranks, widths=(HAND_SIZE,), top=len(cards.RANKS) - 1, what="ranks")
     if ranks.size == 0:
         return np.zeros(len(ranks), dtype=np.int16)
-    if not np.issubdtype(ranks.dtype, np.integer):
-        raise ValueError(f"ranks must be integers, got dtype {ranks.dtype}")
-    low, high = ranks.min(), ranks.max()
-    if low < 0 or high >= len(cards.RANKS):
-        raise ValueError(f"ranks must lie in 0..12, found {low if low < 0 else high}")
-    columns = cards.sorted_columns(ranks.astype(np.uint8, copy=False))
+    columns = cards.sorted_columns(ranks)
     keys = key_table()[cards.multiset_index(columns)]
     if not keys.all():
         row = int(np.argmin(keys))
@@ -147,9 +140,13 @@ def parse_hands(strings: pa.Array | pa.ChunkedArray, *, label: str) -> tuple[np.
     """
     matrix, fits = cards.text_matrix(strings, HAND_SIZE)
     ranks = cards.RANK_OF_BYTE[matrix]
-    ok = fits & (ranks != cards.INVALID).all(axis=1)
+    ok = fits.copy()
     # A five-card hand can only break the four-of-a-rank limit by five alike.
-    ok &= ~(ok & (ranks == ranks[:, :1]).all(axis=1))
+    alike = np.ones(len(ranks), dtype=bool)
+    for card in range(HAND_SIZE):  # column by column: numpy reduces a short axis slowly
+        ok &= ranks[:, card] != cards.INVALID
+        alike &= ranks[:, card] == ranks[:, 0]
+    ok &= ~alike
     reasons = np.full(len(ranks), None, dtype=object)
     if not ok.all():
         values = strings.to_pylist() if not isinstance(strings, list) else strings
