@@ -298,6 +298,20 @@ def bench_holdem(n: int, seed: int) -> tuple[float, np.ndarray, np.ndarray]:
     return rate, hands, keys
 
 
+def bench_deals(n: int, seats: int, seed: int, failures: list[str]) -> None:
+    """Time holdem.deal_keys, the whole-deal path of `pokerpipe run`, against hand_keys per seat."""
+    from pipeline import holdem
+    dealt = deal_hands(n, 5 + 2 * seats, seed)
+    board, holes = dealt[:, :5], dealt[:, 5:].reshape(n, seats, 2)
+    seconds, keys = best_of(lambda: holdem.deal_keys(board, holes))
+    rate = n * seats / seconds
+    print(rate_line("holdem.deal_keys", rate, f"({seats} seats x {n:,} deals, one board per deal)"))
+    expected = np.stack([holdem.hand_keys(np.concatenate([board, holes[:, s]], axis=1))
+                         for s in range(seats)])
+    if not np.array_equal(keys, expected):
+        failures.append("holdem.deal_keys differs from holdem.hand_keys seat by seat")
+
+
 def bench_peers(hands: np.ndarray, keys: np.ndarray, ours: float, prefix: int,
                 failures: list[str]) -> None:
     from pipeline.cards import CARD_TEXT
@@ -444,6 +458,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     bench_larvis(larvis_n, args.seed)
     ours, hands, keys = bench_holdem(holdem_n, args.seed)
+    bench_deals(holdem_n // 6, 6, args.seed, failures)
     bench_peers(hands, keys, ours, prefix, failures)
     del hands, keys
     if not args.skip_exhaustive:
