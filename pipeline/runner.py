@@ -102,10 +102,11 @@ def score_holdem(table: pa.Table, seats: tuple[str, ...]) -> Scored:
     keys, masks = holdem.score_deals(valid)
     categories = np.where(valid.seated, holdem.key_categories(keys), -1)
     best = keys.max(axis=1, initial=0)
+    winner_count = np.bitwise_count(masks).astype(np.int8)
     columns = {
         # Dictionary-encoded: 1,024 possible texts, indexed by the winner bits.
         "winners": pa.DictionaryArray.from_arrays(pa.array(masks.astype(np.int16)), _WINNER_TEXTS),
-        "winner_count": pa.array(np.bitwise_count(masks).astype(np.int8)),
+        "winner_count": pa.array(winner_count),
         "winning_category": _categories(holdem.key_categories(best), holdem.CATEGORIES),
         "winning_key": pa.array(best),
     }
@@ -117,7 +118,7 @@ def score_holdem(table: pa.Table, seats: tuple[str, ...]) -> Scored:
     winning = (masks[:, None] >> np.arange(len(seats), dtype=np.uint16)) & 1 == 1
     tally = Tally.of_deals(tuple(holdem.CATEGORIES), categories, winning)
     counts = {f"{name}_wins": int(winning[:, seat].sum()) for seat, name in enumerate(seats)}
-    counts["split_pots"] = int((np.bitwise_count(masks) > 1).sum())
+    counts["split_pots"] = int((winner_count > 1).sum())
     return Scored(pa.table(columns), ok, deals.reasons, tally, lambda: holdem.winners_text(masks), counts)
 
 
