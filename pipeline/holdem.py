@@ -298,7 +298,6 @@ def key_categories(keys: np.ndarray) -> np.ndarray:
 
 # --- deals: text in, winners out -------------------------------------------
 
-BOARD_TEXT_WIDTH = 14  # "Ah Kd 2c 3s 4h"
 HOLE_TEXT_WIDTH = 5  # "Ah Kd"
 # Whitespace as str.split() knows it (RE2's \s is ASCII only), so that the
 # vectorized parse and deal_problem agree on where the cards are.
@@ -338,17 +337,17 @@ def _card_matrix(strings: pa.Array, count: int) -> tuple[np.ndarray, np.ndarray,
     """
     width = 3 * count - 1
     matrix, fits = cards.text_matrix(strings, width)
-    spaced = fits.copy()
-    for card in range(1, count):  # a tab or other whitespace between cards is tidied too
-        spaced &= matrix[:, 3 * card - 1] == ord(" ")
+    spaced = _spaced(matrix, fits, count)
     if not spaced.all():
-        # Rare slow path: tidy stray, doubled or other whitespace, then look again.
+        # Rare slow path: tidy stray, doubled or other whitespace (a tab
+        # between cards too), then look again.
         tidy = pc.replace_substring_regex(pc.utf8_trim_whitespace(strings), _WHITESPACE, " ")
         matrix, fits = cards.text_matrix(tidy, width)
+        spaced = _spaced(matrix, fits, count)
     matrix = np.ascontiguousarray(matrix)
     # Card-major storage: each card's codes are contiguous; returned transposed.
     codes = np.zeros((count, len(fits)), dtype=np.uint8)
-    known = fits.copy()
+    known = spaced
     if not len(fits):
         return codes.T, fits, known
     # Column by column: reductions across a 2-5 wide axis are slow in numpy.
@@ -357,11 +356,17 @@ def _card_matrix(strings: pa.Array, count: int) -> tuple[np.ndarray, np.ndarray,
         text = np.ndarray((len(fits),), dtype="<u2", buffer=matrix, offset=3 * card, strides=(width,))
         code = cards.CODE_OF_TEXT[text]
         known &= code != cards.INVALID
-        if card:
-            known &= matrix[:, 3 * card - 1] == ord(" ")
         codes[card] = code
     codes[:, ~known] = 0
     return codes.T, fits, known
+
+
+def _spaced(matrix: np.ndarray, fits: np.ndarray, count: int) -> np.ndarray:
+    """True where a fitting text has one space between each pair of cards."""
+    spaced = fits.copy()
+    for card in range(1, count):
+        spaced &= matrix[:, 3 * card - 1] == ord(" ")
+    return spaced
 
 
 def _blank(column: pa.Array) -> np.ndarray:

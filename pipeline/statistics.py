@@ -13,7 +13,8 @@ Tables written by a run (``categories.csv`` and ``ties.csv``):
   of each category, and how many of those hands won outright or tied for
   the win.  Hands of one hold'em deal share the board, so they are not
   independent draws; ``first_seat`` takes one hand per deal, which is what a
-  goodness-of-fit test against exact probabilities needs.
+  goodness-of-fit test against exact probabilities needs (its wins and ties
+  are not tallied and are left empty).
 * ``ties``: per number of players (or ``all``), the deals and the deals
   whose pot is split, and their ratio.
 """
@@ -26,6 +27,9 @@ import numpy as np
 import pyarrow as pa
 
 MAX_SEATS = 10
+# Count arrays of a Tally, by [players, category] and by players.
+_BY_CATEGORY = ("hands", "first_seat", "wins", "ties", "winning")
+_BY_PLAYERS = ("deals", "tied_deals")
 
 
 @dataclass
@@ -55,17 +59,17 @@ class Tally:
 
     def __post_init__(self) -> None:
         shape = (MAX_SEATS + 1, len(self.categories))
-        for name in ("hands", "first_seat", "wins", "ties", "winning"):
+        for name in _BY_CATEGORY:
             if getattr(self, name) is None:
                 setattr(self, name, np.zeros(shape, dtype=np.int64))
-        for name in ("deals", "tied_deals"):
+        for name in _BY_PLAYERS:
             if getattr(self, name) is None:
                 setattr(self, name, np.zeros(MAX_SEATS + 1, dtype=np.int64))
 
     def __iadd__(self, other: Tally) -> Tally:
         if other.categories != self.categories:
             raise ValueError("cannot merge tallies of different games")
-        for name in ("hands", "first_seat", "wins", "ties", "winning", "deals", "tied_deals"):
+        for name in _BY_CATEGORY + _BY_PLAYERS:
             getattr(self, name).__iadd__(getattr(other, name))
         return self
 
@@ -131,8 +135,8 @@ class Tally:
                     elif scope == "hand":
                         wins = int(self.wins[players, index].sum())
                         ties = int(self.ties[players, index].sum())
-                    else:  # not tallied for the first seat alone
-                        wins = ties = 0
+                    else:  # not tallied for the first seat alone: left empty, not 0
+                        wins = ties = None
                     records.append({"players": label, "scope": scope, "category": name,
                                     "count": count, "share": count / total if total else 0.0,
                                     "wins": wins, "ties": ties})
