@@ -34,6 +34,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.errors import InputError
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 INVALID = 255
@@ -81,7 +83,7 @@ def rank_index(symbol: str) -> int:
     """
     value = RANK_OF_BYTE[ord(symbol)] if len(symbol) == 1 and symbol.isascii() else INVALID
     if value == INVALID:
-        raise ValueError(f"unknown rank symbol {symbol!r}: expected one of {RANKS} or X")
+        raise InputError(f"unknown rank symbol {symbol!r}: expected one of {RANKS} or X")
     return int(value)
 
 
@@ -92,10 +94,10 @@ def card_code(text: str) -> int:
     (0, 34, 34, 51)
     """
     if len(text) != 2 or not text.isascii():
-        raise ValueError(f"unknown card {shown(text)}: a card is a rank and a suit, like 'Ah' or 'Xd'")
+        raise InputError(f"unknown card {shown(text)}: a card is a rank and a suit, like 'Ah' or 'Xd'")
     rank, suit = RANK_OF_BYTE[ord(text[0])], SUIT_OF_BYTE[ord(text[1])]
     if rank == INVALID or suit == INVALID:
-        raise ValueError(f"unknown card {text!r}: ranks are {RANKS} (or X), suits are {SUITS}")
+        raise InputError(f"unknown card {text!r}: ranks are {RANKS} (or X), suits are {SUITS}")
     return int(4 * rank + suit)
 
 

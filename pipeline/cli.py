@@ -1,19 +1,24 @@
 """The command line: ``pokerpipe`` and its commands.
 
 This module owns the user-facing commands.  It parses arguments, calls the
-library and turns the library's ValueError into a one-line error and a
-non-zero exit; no game logic lives here.
+library and turns exactly the library's own errors
+(:class:`pipeline.errors.PokerpipeError`) into a one-line error and a
+non-zero exit; any other exception is a bug and keeps its traceback.
+SIGTERM and SIGHUP stop a command the way Ctrl-C does: what it was writing
+is removed and nothing half-written is published.
 """
 
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
 
 import click
 
 from pipeline import __version__, cards, holdem, larvis, readers
+from pipeline.errors import InputError, PokerpipeError
 from pipeline.writers import FORMATS
 
 MAX_REJECT_LINES = 20
@@ -105,7 +110,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
                          batch_rows=batch_rows, on_progress=progress, on_reject=reject)
         summary = configured.execute() if engine == "local" else \
             cluster.execute(configured, scheduler=scheduler)
-    except ValueError as error:
+    except PokerpipeError as error:
         progress.close()
         raise click.ClickException(str(error)) from None
     progress.close()
@@ -145,7 +150,7 @@ def compare(hands: tuple[str, ...], hand1: str | None, hand2: str | None) -> Non
                                "(or --hand1 HAND1 --hand2 HAND2)")
     try:
         click.echo(larvis.compare(hand1, hand2))
-    except ValueError as error:
+    except PokerpipeError as error:
         raise BadInput(str(error)) from None
 
 
@@ -181,9 +186,9 @@ def contest(file: str | None, batch_rows: int) -> None:
                 if bad:
                     first = bad[0]
                     line = int(batch.lines[first]) + 1 + max(int(deals.fields[first]), 0)
-                    raise ValueError(f"{name}: line {line}: {deals.reasons[first]} "
+                    raise InputError(f"{name}: line {line}: {deals.reasons[first]} "
                                      f"(instance {int(batch.rows[first])})")
-        except ValueError as error:
+        except PokerpipeError as error:
             sys.stdout.flush()
             raise click.ClickException(str(error)) from None
 
@@ -208,7 +213,7 @@ def generate(game: str, rows: int, players: int, seed: int, path: str) -> None:
 
     try:
         written = write_archive(path, game=game, rows=rows, players=players, seed=seed)
-    except ValueError as error:
+    except PokerpipeError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"{written:,} {'games' if game == 'larvis' else 'deals'} -> {path}", err=True)
 
@@ -233,7 +238,7 @@ def stats(results: str, plot_path: str | None, as_json: bool) -> None:
         if plot_path:
             probabilities.plot_fit({title: part["fit"] for title, part in report.items()
                                     if part["fit"] is not None}, plot_path)
-    except (ValueError, ImportError) as error:
+    except (PokerpipeError, ImportError) as error:
         raise click.ClickException(str(error)) from None
     if as_json:
         click.echo(json.dumps({title: probabilities.report_json(part) for title, part in report.items()},
@@ -247,9 +252,33 @@ def stats(results: str, plot_path: str | None, as_json: bool) -> None:
             click.echo(f"chi-square {fit.chi2:.2f} on {fit.dof} degrees of freedom, p = {fit.p_value:.4g}")
 
 
+class Stopped(BaseException):
+    """A stop signal (SIGTERM, SIGHUP) raised where the program is, so every
+    ``finally`` and context manager on the way out cleans up as for Ctrl-C.
+
+    A BaseException, like KeyboardInterrupt, so no ``except Exception`` can
+    swallow it.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
 def main() -> None:
     """Entry point of the ``pokerpipe`` console script."""
-    cli()
+    for stop_signal in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop_signal, _stop)
+    try:
+        cli()
+    except Stopped as stopped:
+        name = signal.Signals(stopped.signum).name
+        click.echo(f"pokerpipe: stopped by {name}; nothing half-written was published", err=True)
+        sys.exit(128 + stopped.signum)
 
 
 if __name__ == "__main__":

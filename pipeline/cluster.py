@@ -46,6 +46,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from pipeline import readers
+from pipeline.errors import PokerpipeError, UsageError
+from pipeline.publish import OutputSet
 from pipeline.runner import REJECT_SCHEMA, Run, Scoring, Totals, batch_span, source_record
 from pipeline.writers import TableWriter
 
@@ -84,7 +86,7 @@ def require_dask():
 def plan(run: Run, partition_rows: int = DEFAULT_PARTITION_ROWS) -> list[Partition]:
     """Cut a run's sources into partitions, in input order."""
     if partition_rows < 1:
-        raise ValueError(f"partition_rows must be at least 1, got {partition_rows}")
+        raise UsageError(f"partition_rows must be at least 1, got {partition_rows}")
     partitions: list[Partition] = []
     for place, source in enumerate(run.sources):
         if source.format != "parquet":
@@ -149,13 +151,10 @@ def _add(base: int, *spans: int) -> int:
     return base + sum(spans)
 
 
-def _clear_parts(folder: Path, *, finished_only: bool = False) -> None:
-    """Remove parts of an earlier run (or, at the end, temporary files of killed tasks)."""
-    if not folder.is_dir():
-        return
+def _clear_parts(folder: Path) -> None:
+    """Remove the temporary files of tasks killed with their worker."""
     for path in folder.iterdir():
-        stale_temporary = path.name.startswith(".part-") and path.name.endswith(".part")
-        if stale_temporary or (not finished_only and path.name.startswith("part-")):
+        if path.name.startswith(".part-") and path.name.endswith(".part"):
             path.unlink(missing_ok=True)
 
 
@@ -179,9 +178,19 @@ def execute(run: Run, *, scheduler=None, partition_rows: int = DEFAULT_PARTITION
     distributed = require_dask()
     started = time.perf_counter()
     partitions = plan(run, partition_rows)
-    folder = run.outdir / WINNERS_FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    _clear_parts(folder)
+    with OutputSet(run.outdir) as staged:
+        folder = staged.path / WINNERS_FOLDER
+        folder.mkdir()
+        results, address, workers = _on_cluster(distributed, run, partitions, folder, scheduler,
+                                                n_workers, started, task_delay)
+        _clear_parts(folder)
+        return _finish(run, staged.path, partitions, results, started, address, workers)
+
+
+def _on_cluster(distributed, run: Run, partitions: list[Partition], folder: Path, scheduler,
+                n_workers: int | None, started: float,
+                task_delay: float) -> tuple[dict[int, PartResult], str, int]:
+    """Score every partition on a cluster, writing winners parts into ``folder``."""
     cluster, client, owned = None, None, True
     try:
         if isinstance(scheduler, distributed.Client):
@@ -190,7 +199,7 @@ def execute(run: Run, *, scheduler=None, partition_rows: int = DEFAULT_PARTITION
             try:
                 client = distributed.Client(scheduler, timeout="10s")
             except (OSError, TimeoutError) as error:
-                raise ValueError(f"cannot reach the dask scheduler at {scheduler}: {error}") from None
+                raise PokerpipeError(f"cannot reach the dask scheduler at {scheduler}: {error}") from None
         else:
             cluster = distributed.LocalCluster(n_workers=n_workers or os.cpu_count() or 1,
                                                threads_per_worker=1, processes=True,
@@ -200,15 +209,14 @@ def execute(run: Run, *, scheduler=None, partition_rows: int = DEFAULT_PARTITION
         address = client.scheduler.address
         workers = len(client.nthreads())
     except distributed.KilledWorker as error:
-        raise ValueError(f"a partition was lost with every worker that ran it ({error}): "
+        raise PokerpipeError(f"a partition was lost with every worker that ran it ({error}): "
                          f"the workers may be running out of memory") from None
     finally:
         if owned and client is not None:
             client.close()
         if cluster is not None:
             cluster.close()
-    _clear_parts(folder, finished_only=True)
-    return _finish(run, partitions, results, started, address, workers)
+    return results, address, workers
 
 
 def _submit_and_gather(distributed, client, run: Run, partitions: list[Partition], folder: Path,
@@ -247,11 +255,11 @@ def _submit_and_gather(distributed, client, run: Run, partitions: list[Partition
     return results
 
 
-def _finish(run: Run, partitions: list[Partition], results: dict[int, PartResult], started: float,
-            address: str, workers: int) -> dict:
+def _finish(run: Run, staging: Path, partitions: list[Partition], results: dict[int, PartResult],
+            started: float, address: str, workers: int) -> dict:
     totals = Totals.empty(run.game)
     per_source = [Totals.empty(run.game) for _ in run.sources]
-    with TableWriter(run.outdir / "rejects.csv", schema=REJECT_SCHEMA, quote_strings=True) as rejects:
+    with TableWriter(staging / "rejects.csv", schema=REJECT_SCHEMA, quote_strings=True) as rejects:
         for partition in partitions:
             result = results[partition.index]
             rejects.write(result.rejects)
@@ -263,5 +271,5 @@ def _finish(run: Run, partitions: list[Partition], results: dict[int, PartResult
         totals += done
         next_row += done.span
     cluster = {"scheduler": address, "workers": workers, "partitions": len(partitions)}
-    return run.finish(totals, inputs, started=started, engine="dask", winners=f"{WINNERS_FOLDER}/",
+    return run.finish(staging, totals, inputs, started=started, engine="dask", winners=f"{WINNERS_FOLDER}/",
                       extra={"cluster": cluster})

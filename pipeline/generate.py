@@ -56,6 +56,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from pipeline import cards
+from pipeline.errors import UsageError
 from pipeline.writers import TableWriter, atomic_path, csv_write_options
 
 GAMES = ("holdem", "larvis")
@@ -120,18 +121,18 @@ def generate(path: str | os.PathLike, *, game: str, rows: int, players: int = 6,
     seed = _whole_number("seed", seed, minimum=0)
     batch_rows = _whole_number("batch_rows", batch_rows, minimum=1)
     if game not in GAMES:
-        raise ValueError(f"game must be one of {', '.join(map(repr, GAMES))}, got {game!r}")
+        raise UsageError(f"game must be one of {', '.join(map(repr, GAMES))}, got {game!r}")
     if game == "holdem":
         players = _whole_number("players", players, minimum=1)
         if players > MAX_PLAYERS:
-            raise ValueError(f"players must be between 1 and {MAX_PLAYERS} for holdem, got {players}")
+            raise UsageError(f"players must be between 1 and {MAX_PLAYERS} for holdem, got {players}")
     extension = output_extension(path)
     if extension in CONTEST_EXTENSIONS and game != "holdem":
-        raise ValueError(f"{path}: contest files ({', '.join(CONTEST_EXTENSIONS)}) hold hold'em "
+        raise UsageError(f"{path}: contest files ({', '.join(CONTEST_EXTENSIONS)}) hold hold'em "
                          f"instances; game {game!r} needs .csv, .csv.gz, .csv.bz2, .csv.zst or .parquet")
     codec = CSV_CODECS.get(extension)
     if codec is not None and not pa.Codec.is_available(codec):
-        raise ValueError(f"{path}: this pyarrow build cannot write {codec} ({extension})")
+        raise UsageError(f"{path}: this pyarrow build cannot write {codec} ({extension})")
 
     dealt_per_row = BOARD_SIZE + HOLE_SIZE * players if game == "holdem" else 2 * LARVIS_HAND_SIZE
     dealer = _Dealer(seed, dealt_per_row)
@@ -179,19 +180,19 @@ def output_extension(path: str | os.PathLike) -> str:
     for extension in sorted(EXTENSIONS, key=len, reverse=True):
         if name.endswith(extension) and len(name) > len(extension):
             return extension
-    raise ValueError(f"path {str(path)!r} has an unknown output format: expected one of "
+    raise UsageError(f"path {str(path)!r} has an unknown output format: expected one of "
                      f"{', '.join(EXTENSIONS)}")
 
 
 def _whole_number(name: str, value: int, *, minimum: int) -> int:
     if isinstance(value, bool):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
+        raise UsageError(f"{name} must be an integer, got {value!r}")
     try:
         value = operator.index(value)
     except TypeError:
-        raise ValueError(f"{name} must be an integer, got {value!r}") from None
+        raise UsageError(f"{name} must be an integer, got {value!r}") from None
     if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+        raise UsageError(f"{name} must be at least {minimum}, got {value}")
     return value
 
 

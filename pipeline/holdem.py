@@ -38,6 +38,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline import cards
+from pipeline.errors import UsageError
 
 BEST_OF = 5
 HAND_SIZES = (5, 6, 7)
@@ -399,7 +400,7 @@ def parse_deals(board: pa.Array, seats: list[pa.Array]) -> Deals:
     """
     n = len(board)
     if len(seats) > MAX_PLAYERS:
-        raise ValueError(f"{len(seats)} seats, at most {MAX_PLAYERS}")
+        raise UsageError(f"{len(seats)} seats, at most {MAX_PLAYERS}")
     board_codes, board_fits, board_known = _card_matrix(board, BEST_OF)
     # Seat-major storage, handed out as (n, seats, ...) views: every column a
     # later step reads (one seat, one card) is contiguous.

@@ -26,6 +26,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline import cards
+from pipeline.errors import InputError
 
 HAND_SIZE = 5
 COLUMNS = ("Hand1", "Hand2")
@@ -199,7 +200,7 @@ def compare(hand1: str, hand2: str) -> str:
     for label, hand in (("hand1", hand1), ("hand2", hand2)):
         problem = hand_problem(hand, label=label)
         if problem:
-            raise ValueError(problem)
+            raise InputError(problem)
     ranks, _ = parse_hands(pa.array([hand1, hand2]), label="hand")
     keys = hand_keys(ranks)
     return OUTCOMES[winners(keys[:1], keys[1:])[0]]

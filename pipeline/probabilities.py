@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline import cards, holdem, larvis, writers
+from pipeline.errors import InputError, UsageError
 
 DECK_SIZE = len(cards.RANKS) * len(cards.SUITS)
 #: (game, cards) pairs :func:`exact_counts` knows.
@@ -263,7 +264,7 @@ def exact_counts(game: str, *, cards: int) -> dict[str, int]:
     # The type check keeps 5.0 or True from slipping through the tuple test.
     if type(cards) is not int or (game, cards) not in SUPPORTED:
         known = ", ".join(f"{g!r} with cards={k}" for g, k in SUPPORTED)
-        raise ValueError(f"no exact counts for game={game!r} with cards={cards!r}: known are {known}")
+        raise UsageError(f"no exact counts for game={game!r} with cards={cards!r}: known are {known}")
     names = holdem.CATEGORIES if game == "holdem" else larvis.CATEGORIES
     return {name.value: count for name, count in zip(names, _counts(game, cards), strict=True)}
 
@@ -526,7 +527,7 @@ def run_report(results: str | os.PathLike) -> dict[str, dict]:
     summary_path, categories_path = folder / "summary.json", folder / "categories.csv"
     for needed in (summary_path, categories_path):
         if not needed.is_file():
-            raise ValueError(f"{folder}: no {needed.name}; is it an output folder of `pokerpipe run`?")
+            raise InputError(f"{folder}: no {needed.name}; is it an output folder of `pokerpipe run`?")
     game = json.loads(summary_path.read_text(encoding="utf-8"))["game"]
     table = pd.read_csv(categories_path, dtype={"players": str})
     cards = 5 if game == "larvis" else 7

@@ -36,6 +36,7 @@ import pyarrow.parquet as pq
 
 from pipeline import holdem, larvis
 from pipeline.cards import shown, text_lengths
+from pipeline.errors import InputError
 
 CSV_SUFFIXES = (".csv", ".tsv")
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
@@ -73,7 +74,7 @@ class Source:
             return "larvis"
         if "board" in self.columns:
             return "holdem"
-        raise ValueError(
+        raise InputError(
             f"{self.path}: cannot tell the game from the columns "
             f"{shown(', '.join(self.columns), quote=False) or '(none)'}: "
             f"expected {','.join(larvis.COLUMNS)} (Larvis) or board,p1,...,p10 (hold'em)")
@@ -121,12 +122,12 @@ def expand_inputs(patterns: list[str | os.PathLike]) -> list[Path]:
         text = str(pattern)
         matches = [Path(text)] if Path(text).exists() else [Path(m) for m in sorted(glob.glob(text))]
         if not matches:
-            raise ValueError(f"{text}: no such file, folder or matching pattern")
+            raise InputError(f"{text}: no such file, folder or matching pattern")
         for match in matches:
             if match.is_dir():
                 inside = sorted(p for p in match.iterdir() if p.is_file() and _known_format(p))
                 if not inside:
-                    raise ValueError(f"{match}: folder holds no CSV, Parquet or contest file")
+                    raise InputError(f"{match}: folder holds no CSV, Parquet or contest file")
                 files.extend(inside)
             else:
                 files.append(match)
@@ -148,9 +149,9 @@ def open_source(path: str | os.PathLike) -> Source:
     """
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"{path}: no such file")
+        raise InputError(f"{path}: no such file")
     if path.stat().st_size == 0:
-        raise ValueError(f"{path}: file is empty")
+        raise InputError(f"{path}: file is empty")
     suffixes = [s.lower() for s in path.suffixes]
     compression = COMPRESSIONS.get(suffixes[-1]) if suffixes else None
     if compression:
@@ -162,7 +163,7 @@ def open_source(path: str | os.PathLike) -> Source:
         try:
             schema = pq.read_schema(path)
         except (pa.ArrowException, OSError) as error:
-            raise ValueError(f"{path}: not a readable Parquet file ({error})") from None
+            raise InputError(f"{path}: not a readable Parquet file ({error})") from None
         return Source(path, "parquet", tuple(schema.names))
     if suffix in CONTEST_SUFFIXES or (suffix not in CSV_SUFFIXES and _looks_like_contest(path, compression)):
         return Source(path, "contest", ("board",) + HOLDEM_SEATS, compression)
@@ -186,23 +187,23 @@ def _csv_header(path: Path, compression: str | None) -> tuple[str, ...]:
         with pa.input_stream(str(path), compression=compression) as stream:
             head = stream.read(_HEADER_BYTES)
     except (pa.ArrowException, OSError) as error:
-        raise ValueError(f"{path}: cannot read ({error})") from None
+        raise InputError(f"{path}: cannot read ({error})") from None
     if b"\0" in head:
-        raise ValueError(f"{path}: binary data where a CSV header was expected")
+        raise InputError(f"{path}: binary data where a CSV header was expected")
     first = head.splitlines(keepends=True)[0] if head else b""
     if len(head) == _HEADER_BYTES and not first.endswith((b"\n", b"\r")):
-        raise ValueError(f"{path}: the first line is longer than {_HEADER_BYTES:,} bytes: "
+        raise InputError(f"{path}: the first line is longer than {_HEADER_BYTES:,} bytes: "
                          f"expected a header row")
     # pyarrow skips a UTF-8 byte-order mark; so does the header.
     line = first.rstrip(b"\r\n").removeprefix(b"\xef\xbb\xbf")
     if not line.strip():
-        raise ValueError(f"{path}: the first line is empty: expected a header row")
+        raise InputError(f"{path}: the first line is empty: expected a header row")
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError(f"{path}: the header line is not UTF-8 text") from None
+        raise InputError(f"{path}: the header line is not UTF-8 text") from None
     if delimiter not in text and ";" in text:
-        raise ValueError(f"{path}: header {shown(text)} is split by ';': columns must be separated by commas")
+        raise InputError(f"{path}: header {shown(text)} is split by ';': columns must be separated by commas")
     return tuple(name.strip().strip('"') for name in text.split(delimiter))
 
 
@@ -219,7 +220,7 @@ def read_batches(source: Source, columns: tuple[str, ...], *,
     read block, bytes that are not text).
     """
     if row_groups is not None and source.format != "parquet":
-        raise ValueError(f"{source.path}: only Parquet files are read by row group")
+        raise InputError(f"{source.path}: only Parquet files are read by row group")
     if source.format == "parquet":
         yield from _parquet_batches(source, columns, batch_rows, row_groups)
     elif source.format == "contest":
@@ -244,7 +245,7 @@ def parquet_row_groups(source: Source) -> list[int]:
     try:
         metadata = pq.read_metadata(source.path)
     except (pa.ArrowException, OSError) as error:
-        raise ValueError(f"{source.path}: not a readable Parquet file ({error})") from None
+        raise InputError(f"{source.path}: not a readable Parquet file ({error})") from None
     return [metadata.row_group(index).num_rows for index in range(metadata.num_row_groups)]
 
 
@@ -267,7 +268,7 @@ def _parquet_batches(source: Source, columns: tuple[str, ...], batch_rows: int,
             done += table.num_rows
             yield Batch(table, rows, np.full(table.num_rows, -1, dtype=np.int64))
     except (pa.ArrowException, OSError) as error:
-        raise ValueError(f"{source.path}: cannot read past row {done}: {error}") from None
+        raise InputError(f"{source.path}: cannot read past row {done}: {error}") from None
 
 
 def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> Iterator[Batch]:
@@ -325,7 +326,7 @@ def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> I
                 blocks, block_lines, pending = [], [], 0
                 yield _csv_batch(source, table, columns, lines, fresh)
     except (pa.ArrowException, OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"{source.path}: cannot read past line {_last_line(yielded, skipped)}: "
+        raise InputError(f"{source.path}: cannot read past line {_last_line(yielded, skipped)}: "
                          f"{_explain(error)}") from None
 
 
@@ -370,7 +371,7 @@ class _Utf8Stream:
             self._decoder.decode(data, final=not data)
         except UnicodeDecodeError as error:
             line = self._line + data.count(b"\n", 0, max(error.start, 0))
-            raise ValueError(f"{self._path}: line {line}: bytes that are not UTF-8 text") from None
+            raise InputError(f"{self._path}: line {line}: bytes that are not UTF-8 text") from None
         self._line += data.count(b"\n")
         return data
 
@@ -430,7 +431,7 @@ def text_lines(stream, *, name: str, limit: int = MAX_LINE) -> Iterator[str]:
         number += 1
         text = line[:-1] if line.endswith("\n") else line
         if len(text) > limit:
-            raise ValueError(f"{name}: line {number}: longer than {limit:,} characters: "
+            raise InputError(f"{name}: line {number}: longer than {limit:,} characters: "
                              f"not a contest file line")
         yield text
 
@@ -473,22 +474,22 @@ def _contest_instances(lines, name: str) -> Iterator[tuple[int, int, list[str]]]
     while (entry := _next_nonblank(numbered)) is not None:
         line_number, text = entry
         if not (text.isascii() and text.isdigit()):
-            raise ValueError(f"{name}: line {line_number}: expected the number of players, "
+            raise InputError(f"{name}: line {line_number}: expected the number of players, "
                              f"got {shown(text)}")
         digits = text.lstrip("0") or "0"
         players = int(digits) if len(digits) <= 3 else None
         if players is None or not 1 <= players <= holdem.MAX_PLAYERS:
-            raise ValueError(f"{name}: line {line_number}: {shown(text, 12, quote=False)} players, "
+            raise InputError(f"{name}: line {line_number}: {shown(text, 12, quote=False)} players, "
                              f"expected 1 to {holdem.MAX_PLAYERS}")
         fields = []
         for offset in range(players + 1):
             got = next(numbered, None)
             if got is None:
                 what = "the board" if offset == 0 else f"player {offset}'s cards"
-                raise ValueError(f"{name}: line {line_number + offset + 1}: file ends where {what} "
+                raise InputError(f"{name}: line {line_number + offset + 1}: file ends where {what} "
                                  f"should be (instance {instance + 1})")
             if offset and not got[1].strip():
-                raise ValueError(f"{name}: line {got[0]}: empty line where player {offset}'s cards "
+                raise InputError(f"{name}: line {got[0]}: empty line where player {offset}'s cards "
                                  f"should be (instance {instance + 1})")
             fields.append(got[1].strip())
         instance += 1

@@ -30,6 +30,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline import holdem, larvis, readers
+from pipeline.errors import InputError, UsageError
+from pipeline.publish import OutputSet
 from pipeline.statistics import Tally
 from pipeline.writers import FORMATS, TableWriter, write_json, write_table
 
@@ -301,11 +303,12 @@ class Run:
                  on_progress: Callable[[int, float], None] | None = None,
                  on_reject: Callable[[str], None] | None = None) -> None:
         if output_format not in FORMATS:
-            raise ValueError(f"unknown output format {output_format!r}: expected csv or parquet")
+            raise UsageError(f"unknown output format {output_format!r}: expected csv or parquet")
         if game is not None and game not in readers.GAMES:
-            raise ValueError(f"unknown game {game!r}: expected larvis or holdem")
+            raise UsageError(f"unknown game {game!r}: expected larvis or holdem")
         if batch_rows < 1:
-            raise ValueError(f"batch_rows must be at least 1, got {batch_rows}")
+            raise UsageError(f"batch_rows must be at least 1, got {batch_rows}")
+        OutputSet(outdir).check()  # before any input is read: a folder in the way says so at once
         self.sources = [readers.open_source(path) for path in readers.expand_inputs(inputs)]
         self.game = game or self._detect_game()
         self.outdir = Path(outdir)
@@ -317,14 +320,14 @@ class Run:
             for source in self.sources:
                 missing = [c for c in larvis.COLUMNS if c not in source.columns]
                 if missing:
-                    raise ValueError(f"{source.path}: missing column {', '.join(missing)} "
+                    raise InputError(f"{source.path}: missing column {', '.join(missing)} "
                                      f"(a Larvis games file has {','.join(larvis.COLUMNS)})")
             self.seats: tuple[str, ...] = ()
             self.columns = larvis.COLUMNS
         else:
             for source in self.sources:
                 if "board" not in source.columns or not source.seats():
-                    raise ValueError(f"{source.path}: a hold'em archive needs a board column and "
+                    raise InputError(f"{source.path}: a hold'em archive needs a board column and "
                                      f"player columns p1..p10")
             # Up to the highest seat any input has: p1,p3 is seats 1 to 3, seat 2 empty.
             last = max(readers.HOLDEM_SEATS.index(s.seats()[-1]) for s in self.sources)
@@ -340,7 +343,7 @@ class Run:
         games = {source.path: source.game for source in self.sources}
         if len(set(games.values())) > 1:
             listing = ", ".join(f"{path} is {game}" for path, game in games.items())
-            raise ValueError(f"inputs mix games ({listing}): run each game separately or pass --game")
+            raise InputError(f"inputs mix games ({listing}): run each game separately or pass --game")
         return next(iter(games.values()))
 
     @property
@@ -358,29 +361,30 @@ class Run:
         scoring = self.scoring
         totals = Totals.empty(self.game)
         inputs = []
-        winners_path = self.outdir / f"winners.{self.output_format}"
-        self.outdir.mkdir(parents=True, exist_ok=True)
+        winners_name = f"winners.{self.output_format}"
         next_row = 1
-        with TableWriter(winners_path, schema=scoring.results_schema(),
-                         quote_strings=scoring.quote_winners) as winners, \
-                TableWriter(self.outdir / "rejects.csv", schema=REJECT_SCHEMA,
-                            quote_strings=True) as rejects:
-            for source in self.sources:
-                done = Totals.empty(self.game)
-                for batch in readers.read_batches(source, self.columns, batch_rows=self.batch_rows):
-                    outcome = scoring.process_batch(source, batch, next_row - 1)
-                    winners.write(outcome.results)
-                    rejects.write(outcome.rejects)
-                    self.report_rejects(outcome.rejects)
-                    done += outcome.totals
-                    if self.on_progress:
-                        elapsed = time.perf_counter() - started
-                        read = totals.read + done.read
-                        self.on_progress(read, read / elapsed if elapsed else 0.0)
-                inputs.append(source_record(source, next_row, done))
-                totals += done
-                next_row += done.span
-        return self.finish(totals, inputs, started=started, engine="local", winners=winners_path.name)
+        with OutputSet(self.outdir) as staged:
+            with TableWriter(staged.path / winners_name, schema=scoring.results_schema(),
+                             quote_strings=scoring.quote_winners) as winners, \
+                    TableWriter(staged.path / "rejects.csv", schema=REJECT_SCHEMA,
+                                quote_strings=True) as rejects:
+                for source in self.sources:
+                    done = Totals.empty(self.game)
+                    for batch in readers.read_batches(source, self.columns, batch_rows=self.batch_rows):
+                        outcome = scoring.process_batch(source, batch, next_row - 1)
+                        winners.write(outcome.results)
+                        rejects.write(outcome.rejects)
+                        self.report_rejects(outcome.rejects)
+                        done += outcome.totals
+                        if self.on_progress:
+                            elapsed = time.perf_counter() - started
+                            read = totals.read + done.read
+                            self.on_progress(read, read / elapsed if elapsed else 0.0)
+                    inputs.append(source_record(source, next_row, done))
+                    totals += done
+                    next_row += done.span
+            return self.finish(staged.path, totals, inputs, started=started, engine="local",
+                               winners=winners_name)
 
     def report_rejects(self, rejects: pa.Table) -> None:
         """Hand each rejected row's line to ``on_reject``."""
@@ -388,13 +392,14 @@ class Run:
             for line in reject_lines(rejects):
                 self.on_reject(line)
 
-    def finish(self, totals: Totals, inputs: list[dict], *, started: float, engine: str, winners: str,
-               extra: dict | None = None) -> dict:
-        """Write categories.csv, ties.csv and summary.json from a run's totals; return the summary."""
+    def finish(self, folder: Path, totals: Totals, inputs: list[dict], *, started: float, engine: str,
+               winners: str, extra: dict | None = None) -> dict:
+        """Write categories.csv, ties.csv and summary.json into ``folder`` (the staging folder of
+        the run's output set) from a run's totals; return the summary."""
         elapsed = time.perf_counter() - started
         category_table, tie_table = totals.tally.category_table(), totals.tally.tie_table()
-        write_table(self.outdir / "categories.csv", category_table)
-        write_table(self.outdir / "ties.csv", tie_table)
+        write_table(folder / "categories.csv", category_table)
+        write_table(folder / "ties.csv", tie_table)
         summary = {
             "game": self.game,
             "engine": engine,
@@ -411,5 +416,5 @@ class Run:
             "elapsed_seconds": round(elapsed, 3),
             "rows_per_second": round(totals.read / elapsed) if elapsed else None,
         }
-        write_json(self.outdir / "summary.json", summary)
+        write_json(folder / "summary.json", summary)
         return summary

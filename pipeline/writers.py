@@ -10,6 +10,7 @@ finished.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import tempfile
@@ -21,6 +22,9 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from pipeline.errors import OutputError, UsageError, os_reason
+from pipeline.publish import remove_stale
+
 FORMATS = ("csv", "parquet")
 
 
@@ -29,21 +33,35 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it to ``path`` on success.
 
     On an exception the temporary file is removed and ``path`` is untouched.
+    The temporary file is held under an ``flock`` while it is written, so
+    that the next write of the same path can remove what a killed process
+    left (:func:`pipeline.publish.remove_stale`).  An OS error (no space,
+    read-only, permission) becomes an :class:`~pipeline.errors.OutputError`
+    naming the path.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    os.close(handle)
-    temporary = Path(temporary)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale(path.parent, f".{path.name}.", suffixes=(".part",))
+        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    except OSError as error:
+        raise os_reason(error, path) from None
+    temporary = Path(name)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         yield temporary
         # mkstemp makes the file private; give it the mode a new file gets.
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
+    except OutputError:
+        raise
+    except OSError as error:
+        raise os_reason(error, path) from None
     finally:
         temporary.unlink(missing_ok=True)
+        os.close(handle)
 
 
 def write_json(path: str | os.PathLike, document: dict[str, Any]) -> None:
@@ -81,7 +99,7 @@ class TableWriter:
         self.path = Path(path)
         self.format = self.path.suffix.lstrip(".")
         if self.format not in FORMATS:
-            raise ValueError(f"{self.path}: unknown output format, expected .csv or .parquet")
+            raise UsageError(f"{self.path}: unknown output format, expected .csv or .parquet")
         self.schema = schema
         self.quoting = "needed" if quote_strings else "none"
         self.rows = 0

@@ -1,0 +1,266 @@
+"""One set or nothing: how `pokerpipe run` publishes OUTDIR, with real faults.
+
+Full and read-only file systems are small tmpfs mounts; signals are sent to
+a real `pokerpipe run` process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import cli
+from pipeline.generate import generate
+from pipeline.publish import OUTPUT_NAMES, OutputSet
+
+LOCAL_SET = {"winners.csv", "rejects.csv", "summary.json", "categories.csv", "ties.csv"}
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by relative path, with its bytes."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def leftovers(outdir: Path) -> list[str]:
+    """Temporary or staging entries in OUTDIR or beside it."""
+    beside = [p.name for p in outdir.parent.iterdir() if p.name.startswith(f".{outdir.name}.")]
+    inside = [p.name for p in outdir.iterdir() if p.name.startswith(".")] if outdir.is_dir() else []
+    return beside + inside
+
+
+@pytest.fixture
+def deals(tmp_path) -> Path:
+    path = tmp_path / "deals.csv"
+    generate(path, game="holdem", rows=2_000, players=4, seed=3)
+    return path
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """Mount a small tmpfs; yields a function (size, read_only) -> mount point."""
+    mounted: list[Path] = []
+
+    def mount(size: str, *, read_only: bool = False) -> Path:
+        point = tmp_path / f"mnt{len(mounted)}"
+        point.mkdir()
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(point)],
+                              capture_output=True, text=True)
+        if done.returncode:
+            pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+        mounted.append(point)
+        return point
+
+    yield mount
+    for point in reversed(mounted):
+        subprocess.run(["umount", "-l", str(point)], check=False)
+
+
+def run_cli(runner, *args: str):
+    return runner.invoke(cli, ["run", *args, "-q"])
+
+
+def test_new_set_replaces_every_earlier_output(runner, deals, tmp_path):
+    out = tmp_path / "out"
+    assert run_cli(runner, str(deals), "-o", str(out)).exit_code == 0
+    assert {p.name for p in out.iterdir()} == LOCAL_SET
+    result = run_cli(runner, str(deals), "-o", str(out), "--format", "parquet")
+    assert result.exit_code == 0, result.output
+    assert {p.name for p in out.iterdir()} == LOCAL_SET - {"winners.csv"} | {"winners.parquet"}
+    assert leftovers(out) == []
+
+
+def test_parts_of_a_cluster_run_go_with_the_old_set(runner, deals, tmp_path):
+    out = tmp_path / "out"
+    assert run_cli(runner, str(deals), "-o", str(out)).exit_code == 0
+    # What a dask run leaves: winners/part-*.
+    (out / "winners").mkdir()
+    (out / "winners" / "part-00000.csv").write_text("row\n")
+    (out / "winners.csv").unlink()
+    assert run_cli(runner, str(deals), "-o", str(out)).exit_code == 0
+    assert {p.name for p in out.iterdir()} == LOCAL_SET
+
+
+def test_a_folder_holding_other_files_is_refused_and_kept(runner, deals, tmp_path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    result = run_cli(runner, str(deals), "-o", str(out))
+    assert result.exit_code == 1
+    assert "notes.txt" in result.output and "pokerpipe did not write" in result.output
+    assert contents(out) == {"notes.txt": b"keep me"}
+
+
+def test_outdir_below_a_regular_file_is_one_line(runner, deals, tmp_path):
+    (tmp_path / "plain").write_text("x")
+    result = run_cli(runner, str(deals), "-o", str(tmp_path / "plain" / "out"))
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [f"Error: {tmp_path / 'plain' / 'out'}: "
+                                                  f"{tmp_path / 'plain'} is a file, not a folder"]
+
+
+def test_a_failed_run_creates_no_outdir_nor_its_parents(runner, tmp_path, write_csv):
+    bad = write_csv("bad.csv", "nothing,known\n1,2\n")
+    result = run_cli(runner, str(bad), "-o", str(tmp_path / "a" / "b" / "out"))
+    assert result.exit_code == 1
+    assert not (tmp_path / "a").exists()
+
+
+def test_bad_input_found_late_keeps_the_previous_set(runner, tmp_path, deals):
+    out = tmp_path / "out"
+    assert run_cli(runner, str(deals), "-o", str(out)).exit_code == 0
+    before = contents(out)
+    # A gzip archive cut short: readable for thousands of lines, then broken.
+    whole = gzip.compress(deals.read_bytes() * 20)
+    truncated = tmp_path / "cut.csv.gz"
+    truncated.write_bytes(whole[: len(whole) * 3 // 4])
+    result = run_cli(runner, str(deals), str(truncated), "-o", str(out))
+    assert result.exit_code == 1
+    assert "cut.csv.gz" in result.output
+    assert contents(out) == before
+    assert leftovers(out) == []
+
+
+def test_full_disk_keeps_the_previous_set(runner, tmpfs, tmp_path):
+    disk = tmpfs("300k")
+    out = disk / "out"
+    small = tmp_path / "small.csv"
+    generate(small, game="holdem", rows=100, players=2, seed=1)
+    assert run_cli(runner, str(small), "-o", str(out)).exit_code == 0
+    before = contents(out)
+    large = tmp_path / "large.csv"
+    generate(large, game="holdem", rows=20_000, players=6, seed=2)
+    result = run_cli(runner, str(large), "-o", str(out))
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "No space left on device" in lines[0] and str(disk) in lines[0]
+    assert contents(out) == before
+    assert leftovers(out) == []
+
+
+def test_full_disk_on_an_empty_outdir_publishes_nothing(runner, tmpfs, tmp_path):
+    disk = tmpfs("200k")
+    large = tmp_path / "large.csv"
+    generate(large, game="holdem", rows=20_000, players=6, seed=2)
+    result = run_cli(runner, str(large), "-o", str(disk / "out"))
+    assert result.exit_code == 1 and "No space left on device" in result.output
+    assert list(disk.iterdir()) == []
+
+
+def test_read_only_file_system_is_one_line(runner, tmpfs, deals):
+    disk = tmpfs("1m")
+    subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+    result = run_cli(runner, str(deals), "-o", str(disk / "out"))
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "Read-only file system" in lines[0], result.output
+    generated = runner.invoke(cli, ["generate", "--game", "holdem", "--rows", "10", "-o", str(disk / "d.csv")])
+    assert generated.exit_code == 1 and "Read-only file system" in generated.output
+    assert "Traceback" not in generated.output
+
+
+def test_a_mount_point_outdir_is_refused(runner, tmpfs, deals):
+    disk = tmpfs("1m")
+    result = run_cli(runner, str(deals), "-o", str(disk))
+    assert result.exit_code == 1 and "mount point" in result.output
+
+
+def _start_run(source: Path, out: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "pipeline", "run", str(source), "-o", str(out), "-q",
+                             "--batch-rows", "500"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def _wait_for_staging(out: Path, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        staged = list(out.parent.glob(f".{out.name}.pokerpipe-*.new"))
+        if staged and any((s / "winners.csv").exists() or list(s.glob(".winners.csv.*.part"))
+                          for s in staged):
+            return
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.02)
+    raise AssertionError("the run never started writing")
+
+
+@pytest.fixture
+def big(tmp_path) -> Path:
+    path = tmp_path / "big.csv"
+    generate(path, game="holdem", rows=400_000, players=6, seed=5)
+    return path
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_stop_signal_cleans_up_and_keeps_the_previous_set(runner, deals, big, tmp_path, stop):
+    out = tmp_path / "out"
+    assert run_cli(runner, str(deals), "-o", str(out)).exit_code == 0
+    before = contents(out)
+    process = _start_run(big, out)
+    _wait_for_staging(out, process)
+    process.send_signal(stop)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode in (128 + stop, 1), stderr  # SIGINT: click's "Aborted!", status 1
+    assert "Traceback" not in stderr
+    assert contents(out) == before
+    assert leftovers(out) == []
+
+
+def test_sigkill_leaves_the_previous_set_and_the_next_run_clears_its_staging(runner, deals, big, tmp_path):
+    out = tmp_path / "out"
+    assert run_cli(runner, str(deals), "-o", str(out)).exit_code == 0
+    before = contents(out)
+    process = _start_run(big, out)
+    _wait_for_staging(out, process)
+    process.kill()
+    process.wait(timeout=60)
+    assert contents(out) == before
+    assert leftovers(out)  # the dead run's staging folder is still there...
+    result = run_cli(runner, str(deals), "-o", str(out), "--format", "parquet")
+    assert result.exit_code == 0
+    assert leftovers(out) == []  # ...until the next run starts
+    assert "winners.parquet" in contents(out)
+
+
+def test_a_live_runs_staging_is_left_alone(tmp_path):
+    out = tmp_path / "out"
+    with OutputSet(out) as first:
+        (first.path / "summary.json").write_text("{}")
+        with OutputSet(out) as second:  # another run into the same OUTDIR meanwhile
+            assert first.path.exists() and second.path != first.path
+            (second.path / "summary.json").write_text('{"second": 1}')
+        assert json.loads((out / "summary.json").read_text()) == {"second": 1}
+    assert json.loads((out / "summary.json").read_text()) == {}
+    assert leftovers(out) == []
+
+
+def test_an_exception_inside_discards_the_staging_folder(tmp_path):
+    out = tmp_path / "out"
+    with contextlib.suppress(KeyError), OutputSet(out) as staged:
+        (staged.path / "winners.csv").write_text("row\n")
+        raise KeyError("bug")
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_output_names_cover_every_file_a_run_writes(runner, deals, tmp_path):
+    out = tmp_path / "out"
+    assert run_cli(runner, str(deals), "-o", str(out)).exit_code == 0
+    assert {p.name for p in out.iterdir()} <= OUTPUT_NAMES
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary["outputs"].values()) <= OUTPUT_NAMES
+
+
+def test_generate_clears_what_a_killed_generate_left(tmp_path):
+    target = tmp_path / "deals.csv"
+    stale = tmp_path / ".deals.csv.abc123.part"
+    stale.write_text("half")
+    generate(target, game="holdem", rows=10, players=2, seed=0)
+    assert not stale.exists() and target.exists()
+    assert os.listdir(tmp_path) == ["deals.csv"]
