@@ -24,6 +24,7 @@ from functools import cache
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline import cards
 from pipeline.errors import InputError
@@ -140,6 +141,11 @@ def parse_hands(strings: pa.Array | pa.ChunkedArray, *, label: str) -> tuple[np.
         None for a valid hand, else why it is rejected.
     """
     matrix, fits = cards.text_matrix(strings, HAND_SIZE)
+    if not fits.all():
+        # Rare slow path: surrounding whitespace is not part of a hand, as
+        # around hold'em cards.
+        strings = pc.utf8_trim_whitespace(strings)
+        matrix, fits = cards.text_matrix(strings, HAND_SIZE)
     ranks = cards.RANK_OF_BYTE[matrix]
     ok = fits.copy()
     # A five-card hand can only break the four-of-a-rank limit by five alike.
@@ -167,6 +173,7 @@ def hand_problem(text: str | None, *, label: str = "hand") -> str | None:
     >>> hand_problem("AAQ", label="Hand1")
     "Hand1 'AAQ': 3 symbols, expected 5"
     """
+    text = text.strip() if text is not None else None
     if text is None or text == "":
         return f"{label} is empty"
     if len(text) != HAND_SIZE:

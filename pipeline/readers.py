@@ -19,10 +19,9 @@ and line numbers, and the lines that could not even be split into fields
 
 from __future__ import annotations
 
-import codecs
+import bisect
 import glob
 import io
-import itertools
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -49,9 +48,14 @@ DEFAULT_BATCH_ROWS = 1 << 18
 # whatever the batch size.  Blocks are joined into batches of batch_rows.  A
 # line must fit in one block.
 CSV_BLOCK_BYTES = 1 << 20
+LINE_LIMIT = CSV_BLOCK_BYTES  # bytes; a longer line is a rejected row
+RAW_HEAD_BYTES = 1 << 10  # the part of an over-long line kept in rejects.csv
 _HEADER_BYTES = 1 << 16  # the longest header line read
 MAX_LINE = 1 << 20  # characters; a contest file line holds at most a few dozen
 HOLDEM_SEATS = tuple(f"p{seat}" for seat in range(1, holdem.MAX_PLAYERS + 1))
+HOLDEM_EXPECTED = "winners"
+#: Every column name a game reads; a header name is taken as one only when spelled exactly.
+KNOWN_COLUMNS = (*larvis.COLUMNS, larvis.EXPECTED_COLUMN, "board", *HOLDEM_SEATS, HOLDEM_EXPECTED)
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,12 @@ class Batch:
         Rows that could not be split into the source's columns.
     blank_lines : int
         Empty lines skipped; they are not rows.
+    raw : CsvLines, list of str or None
+        The text of each row exactly as read (see :meth:`raw_text`); None
+        where rows have no text of their own (Parquet).
+    field_lines : bool
+        True when each field of a row is a line of its own (contest
+        instances): a problem in field f is on line ``lines + 1 + f``.
     """
 
     table: pa.Table
@@ -109,6 +119,16 @@ class Batch:
     lines: np.ndarray
     unreadable: list[tuple[int, int, str, str]] = field(default_factory=list)
     blank_lines: int = 0
+    raw: CsvLines | list[str] | None = None
+    field_lines: bool = False
+
+    def raw_text(self, indices: np.ndarray) -> list[str] | None:
+        """The input text of the rows at ``indices``, or None when rows have none (Parquet)."""
+        if isinstance(self.raw, CsvLines):
+            return [self.raw.text(int(self.lines[i])) for i in indices]
+        if isinstance(self.raw, list):
+            return [self.raw[i] for i in indices]
+        return None
 
 
 def expand_inputs(patterns: list[str | os.PathLike]) -> list[Path]:
@@ -164,10 +184,51 @@ def open_source(path: str | os.PathLike) -> Source:
             schema = pq.read_schema(path)
         except (pa.ArrowException, OSError) as error:
             raise InputError(f"{path}: not a readable Parquet file ({error})") from None
-        return Source(path, "parquet", tuple(schema.names))
+        return Source(path, "parquet", checked_columns(path, tuple(schema.names)))
     if suffix in CONTEST_SUFFIXES or (suffix not in CSV_SUFFIXES and _looks_like_contest(path, compression)):
         return Source(path, "contest", ("board",) + HOLDEM_SEATS, compression)
-    return Source(path, "csv", _csv_header(path, compression), compression)
+    return Source(path, "csv", checked_columns(path, _csv_header(path, compression)), compression)
+
+
+def _column_key(name: str) -> str:
+    """A column name without case, spacing or a spelled-out seat: what it looks like.
+
+    >>> _column_key(" Player_4"), _column_key("HAND 1"), _column_key("Seat3")
+    ('p4', 'hand1', 'p3')
+    """
+    key = "".join(name.lower().split()).replace("_", "").replace("-", "")
+    for prefix in ("player", "seat"):
+        if key.startswith(prefix) and key[len(prefix):].isdigit():
+            return "p" + key[len(prefix):]
+    return key
+
+
+_KNOWN_BY_KEY = {_column_key(name): name for name in KNOWN_COLUMNS}
+
+
+def checked_columns(path: Path, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The header's column names, refused when a player could be lost.
+
+    Raises InputError naming the column when a name appears twice (one of
+    them would be dropped), names a seat beyond p10, or looks like a known
+    column but for case, spacing or spelling (``P3``, ``player4``,
+    ``hand1``): names are exact, so such a column would be ignored.
+    """
+    first_place: dict[str, int] = {}
+    for place, name in enumerate(names, start=1):
+        if name in first_place:
+            raise InputError(f"{path}: column {shown(name)} appears twice (columns {first_place[name]} "
+                             f"and {place}): rename or remove one")
+        first_place[name] = place
+        key = _column_key(name)
+        if key[:1] == "p" and key[1:].isdigit() and key not in _KNOWN_BY_KEY:
+            raise InputError(f"{path}: column {shown(name)}: seats are p1 to p{holdem.MAX_PLAYERS}, "
+                             f"at most {holdem.MAX_PLAYERS} players")
+        known = _KNOWN_BY_KEY.get(key)
+        if known is not None and known != name:
+            raise InputError(f"{path}: column {shown(name)} looks like {known!r}: column names are "
+                             f"exact (case and spacing count): rename it {known!r}")
+    return names
 
 
 def _looks_like_contest(path: Path, compression: str | None) -> bool:
@@ -188,9 +249,9 @@ def _csv_header(path: Path, compression: str | None) -> tuple[str, ...]:
             head = stream.read(_HEADER_BYTES)
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"{path}: cannot read ({error})") from None
-    if b"\0" in head:
-        raise InputError(f"{path}: binary data where a CSV header was expected")
     first = head.splitlines(keepends=True)[0] if head else b""
+    if b"\0" in first:
+        raise InputError(f"{path}: line 1: binary data where a CSV header was expected")
     if len(head) == _HEADER_BYTES and not first.endswith((b"\n", b"\r")):
         raise InputError(f"{path}: the first line is longer than {_HEADER_BYTES:,} bytes: "
                          f"expected a header row")
@@ -272,69 +333,215 @@ def _parquet_batches(source: Source, columns: tuple[str, ...], batch_rows: int,
 
 
 def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> Iterator[Batch]:
+    present = [name for name in columns if name in source.columns]
+    # The header was read by _csv_header: its names are used as they are there.
+    read_options = pacsv.ReadOptions(use_threads=False, column_names=list(source.columns),
+                                     block_size=2 * LINE_LIMIT + 2)
+    convert_options = pacsv.ConvertOptions(
+        include_columns=present, column_types={name: pa.string() for name in source.columns},
+        strings_can_be_null=False, quoted_strings_can_be_null=False)
+    delimiter = _delimiter(source.path)
+    tables: list[pa.Table] = []
+    line_arrays: list[np.ndarray] = []
+    pieces: list[tuple[int, bytes]] = []
+    skipped: list[tuple[int, str, int]] = []
+    bad_lines: dict[int, tuple[str, str]] = {}
+    pending = 0
+    for first_line, piece, bad in LineSplitter(source).pieces():
+        bad_lines.update(bad)
+        table, piece_lines, piece_skipped = _parse_piece(piece, first_line, read_options, convert_options,
+                                                         delimiter)
+        tables.append(table)
+        line_arrays.append(piece_lines)
+        pieces.append((first_line, piece))
+        skipped.extend(piece_skipped)
+        pending += table.num_rows + len(piece_skipped)
+        if pending >= batch_rows:
+            yield _csv_batch(source, tables, columns, line_arrays, skipped, bad_lines, pieces)
+            tables, line_arrays, pieces, skipped, bad_lines, pending = [], [], [], [], {}, 0
+    if tables:
+        yield _csv_batch(source, tables, columns, line_arrays, skipped, bad_lines, pieces)
+
+
+def _parse_piece(piece: bytes, first_line: int, read_options: pacsv.ReadOptions,
+                 convert_options: pacsv.ConvertOptions,
+                 delimiter: str) -> tuple[pa.Table, np.ndarray, list[tuple[int, str, int]]]:
+    """Parse whole lines of CSV: the table, the line of each of its rows, and the lines skipped."""
     skipped: list[tuple[int, str, int]] = []
 
     def skip(row: pacsv.InvalidRow) -> str:
-        skipped.append((row.number, row.text, row.actual_columns))
+        skipped.append((first_line + row.number - 1, row.text, row.actual_columns))
         return "skip"
 
-    delimiter = _delimiter(source.path)
-    present = [name for name in columns if name in source.columns]
-    if _header_only(source):
-        yield _csv_batch(source, pa.table({name: pa.array([], pa.string()) for name in present}), columns,
-                         np.zeros(0, dtype=np.int64), [])
-        return
-    # Single-threaded parsing is what gives the skip handler line numbers.  The
-    # header was read by _csv_header: its names are used as they are there.
-    read_options = pacsv.ReadOptions(use_threads=False, column_names=list(source.columns), skip_rows=1,
-                                     block_size=CSV_BLOCK_BYTES)
     # A line is a row: quotes are not syntax, so one stray quote cannot swallow
     # the lines after it.  _csv_batch takes enclosing quotes off the values.
     parse_options = pacsv.ParseOptions(delimiter=delimiter, invalid_row_handler=skip, quote_char=False,
                                        ignore_empty_lines=False, newlines_in_values=False)
-    convert_options = pacsv.ConvertOptions(
-        include_columns=present, column_types={name: pa.string() for name in source.columns},
-        strings_can_be_null=False, quoted_strings_can_be_null=False)
-    yielded = 0  # data rows handed out so far, blank lines included
-    reported = 0  # entries of `skipped` already attached to a batch
-    try:
-        with pa.input_stream(str(source.path), compression=source.compression) as stream:
-            checked = pa.PythonFile(_Utf8Stream(stream, source.path), mode="r")
-            reader = pacsv.open_csv(checked, read_options=read_options, parse_options=parse_options,
-                                    convert_options=convert_options)
-            blocks: list[pa.RecordBatch] = []
-            block_lines: list[np.ndarray] = []
-            pending = 0  # rows in `blocks`
-            for record_batch in itertools.chain(reader, [None]):
-                if record_batch is not None:
-                    n = record_batch.num_rows
-                    # Lines of the rows handed out: the header is line 1 and
-                    # every skipped line before a row pushes it one line down.
-                    skip_lines = np.array([line for line, _, _ in skipped], dtype=np.int64)
-                    shifts = skip_lines - np.arange(len(skip_lines)) - 2
-                    ordinals = np.arange(yielded, yielded + n, dtype=np.int64)
-                    block_lines.append(ordinals + 2 + np.searchsorted(shifts, ordinals, side="right"))
-                    blocks.append(record_batch)
-                    yielded += n
-                    pending += n
-                    if pending < batch_rows:
+    table = pacsv.read_csv(pa.py_buffer(piece), read_options=read_options, parse_options=parse_options,
+                           convert_options=convert_options)
+    count = line_count(piece)
+    numbers = np.arange(first_line, first_line + count, dtype=np.int64)
+    if skipped:
+        numbers = np.delete(numbers, [line - first_line for line, _, _ in skipped])
+    if len(numbers) != table.num_rows:  # a bug, not bad input: every line is a row or skipped
+        raise AssertionError(f"{count} lines gave {table.num_rows} rows and {len(skipped)} skipped lines")
+    return table, numbers, skipped
+
+
+def line_count(data: bytes) -> int:
+    r"""Lines in ``data``, ended by ``\n``, ``\r\n`` or ``\r`` as pyarrow ends them; a last
+    line without an end counts too.
+
+    >>> line_count(b"a\r\nb\rc\n"), line_count(b"a\nb"), line_count(b"")
+    (3, 2, 0)
+    """
+    ends = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+    return ends + (1 if data and data[-1:] not in (b"\n", b"\r") else 0)
+
+
+def _line_ends(data: bytes) -> int:
+    return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+
+
+def _after_end(data: bytes, end: int) -> int:
+    """Index just after the line end found at ``end`` (two bytes for ``\\r\\n``)."""
+    return end + (2 if data[end:end + 2] == b"\r\n" else 1)
+
+
+def _first_end(data: bytes, start: int = 0) -> int:
+    """Index of the first line end at or after ``start``, or -1."""
+    newline, ret = data.find(b"\n", start), data.find(b"\r", start)
+    if newline < 0 or ret < 0:
+        return max(newline, ret)
+    return min(newline, ret)
+
+
+class LineSplitter:
+    """The data lines of a CSV file as pieces of whole lines, every line accounted for.
+
+    Reads ``CSV_BLOCK_BYTES`` at a time from the (decompressed) file, after
+    the header line, and cuts at the last line end, so pyarrow only ever
+    parses whole lines and never runs out of block.  Two kinds of line
+    never reach pyarrow; each is replaced by a stand-in line (a space: not
+    empty, so a ``\\r`` before it and a ``\\n`` after it cannot merge into
+    one line end), so every later line keeps its number, and reported with
+    its reason:
+
+    * a line longer than ``LINE_LIMIT`` bytes, skipped as it streams by
+      (memory stays bounded whatever its length); its first
+      ``RAW_HEAD_BYTES`` are kept as its text;
+    * a line whose bytes are not UTF-8 text (its text is decoded with
+      replacement characters).
+    """
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+
+    def pieces(self) -> Iterator[tuple[int, bytes, dict[int, tuple[str, str]]]]:
+        """Yield (first line number, whole lines as bytes, {line: (text, reason)} of lines replaced)."""
+        path = self.source.path
+        line = 2  # the first data line; the header is line 1
+        try:
+            with pa.input_stream(str(path), compression=self.source.compression) as stream:
+                carry = self._after_header(stream)
+                skipping: list | None = None  # [line, length, head] of an over-long line
+                replaced: dict[int, tuple[str, str]] = {}
+                at_end = False
+                while not at_end:
+                    block = stream.read(CSV_BLOCK_BYTES)
+                    at_end = not block
+                    if skipping is not None:
+                        end = _first_end(block)
+                        if end < 0 and not at_end:
+                            skipping[1] += len(block)
+                            continue
+                        skipping[1] += len(block) if end < 0 else end
+                        replaced[skipping[0]] = _over_long(*skipping)
+                        block = _STAND_IN + (block[_after_end(block, end):] if end >= 0 else b"")
+                        skipping = None
+                    buffer = carry + block
+                    cut = len(buffer) if at_end else \
+                        max(buffer.rfind(b"\n"), buffer.rfind(b"\r", 0, len(buffer) - 1)) + 1
+                    if cut == 0:
+                        if len(buffer) > LINE_LIMIT:
+                            skipping = [line, len(buffer), buffer[:RAW_HEAD_BYTES]]
+                            carry = b""
+                        else:
+                            carry = buffer
                         continue
-                table = pa.Table.from_batches(blocks, schema=reader.schema)
-                lines = np.concatenate(block_lines) if block_lines else np.zeros(0, dtype=np.int64)
-                fresh = skipped[reported:]
-                reported = len(skipped)
-                blocks, block_lines, pending = [], [], 0
-                yield _csv_batch(source, table, columns, lines, fresh)
-    except (pa.ArrowException, OSError, UnicodeDecodeError) as error:
-        raise InputError(f"{source.path}: cannot read past line {_last_line(yielded, skipped)}: "
-                         f"{_explain(error)}") from None
+                    piece, carry = buffer[:cut], buffer[cut:]
+                    first = _first_end(piece)
+                    length = first if first >= 0 else len(piece)
+                    if length > LINE_LIMIT:
+                        replaced[line] = _over_long(line, length, piece[:RAW_HEAD_BYTES])
+                        piece = _STAND_IN + (piece[_after_end(piece, first):] if first >= 0 else b"")
+                    if not piece:
+                        continue
+                    piece = self._utf8_lines(piece, line, replaced)
+                    yield line, piece, replaced
+                    replaced = {}
+                    line += line_count(piece)
+        except (pa.ArrowException, OSError) as error:
+            complete = self._complete_lines() if self.source.compression else line - 1
+            raise InputError(f"{path}: cannot read past line {complete} (the last complete line): "
+                             f"{_explain(error)}") from None
+
+    def _complete_lines(self) -> int:
+        """Lines of a damaged compressed file that can be read to their end.
+
+        Only on failure: a large read loses what it had decompressed when the
+        stream breaks, so the file is read again in small steps.
+        """
+        ends = 0
+        try:
+            with pa.input_stream(str(self.source.path), compression=self.source.compression) as stream:
+                while block := stream.read(1 << 12):
+                    ends += _line_ends(block)
+        except (pa.ArrowException, OSError):
+            return ends  # the damage, reported by the caller: the lines before it are the answer
+        return ends
+
+    @staticmethod
+    def _after_header(stream) -> bytes:
+        """Consume the header line; return the bytes read after it."""
+        head = b""
+        while True:
+            block = stream.read(CSV_BLOCK_BYTES)
+            head += block
+            end = _first_end(head)
+            if end >= 0 and (head[end:end + 1] == b"\n" or end + 1 < len(head) or not block):
+                return head[_after_end(head, end):]
+            if not block:
+                return b""
+
+    def _utf8_lines(self, piece: bytes, first_line: int, replaced: dict[int, tuple[str, str]]) -> bytes:
+        """``piece`` with every line that is not UTF-8 emptied and recorded in ``replaced``."""
+        while True:
+            try:
+                pa.array([piece], pa.binary()).cast(pa.string())
+                return piece
+            except pa.ArrowInvalid:
+                pass
+            try:
+                piece.decode("utf-8")
+                return piece  # pyarrow and Python disagree: trust Python
+            except UnicodeDecodeError as error:
+                start = max(piece.rfind(b"\n", 0, error.start), piece.rfind(b"\r", 0, error.start)) + 1
+                end = _first_end(piece, error.start)
+                end = len(piece) if end < 0 else end
+                number = first_line + _line_ends(piece[:start])
+                replaced[number] = (piece[start:end].decode("utf-8", errors="replace"),
+                                    "bytes that are not UTF-8 text")
+                piece = piece[:start] + _STAND_IN.rstrip(b"\n") + piece[end:]
 
 
-def _header_only(source: Source) -> bool:
-    """True when the file is its header line alone, without a line end: pyarrow cannot skip it."""
-    with pa.input_stream(str(source.path), compression=source.compression) as stream:
-        head = stream.read(_HEADER_BYTES + 1)
-    return b"\n" not in head and b"\r" not in head
+_STAND_IN = b" \n"  # replaces a line that never reaches pyarrow
+
+
+def _over_long(line: int, length: int, head: bytes) -> tuple[str, str]:
+    return (head.decode("utf-8", errors="replace"),
+            f"line of {length:,} bytes, longer than the {LINE_LIMIT:,} bytes a line may have "
+            f"(raw holds its first {RAW_HEAD_BYTES:,} bytes)")
 
 
 def _unquoted(column: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -346,70 +553,67 @@ def _unquoted(column: pa.ChunkedArray) -> pa.ChunkedArray:
     return pc.if_else(quoted, inner, column)
 
 
-def _last_line(yielded: int, skipped: list) -> int:
-    return yielded + len(skipped) + 1
-
-
-class _Utf8Stream:
-    """A binary stream that checks, as pyarrow reads it, that its bytes are UTF-8 text.
-
-    pyarrow cannot hand a skipped line that is not UTF-8 to the invalid-row
-    handler (it prints a traceback and fails with a parse error); checking
-    here stops the run with one line naming the line of the bad bytes.
-    """
-
-    def __init__(self, stream, path: Path) -> None:
-        self._stream = stream
-        self._path = path
-        self._decoder = codecs.getincrementaldecoder("utf-8")()
-        self._line = 1
-        self.closed = False
-
-    def read(self, size: int = -1) -> bytes:
-        data = self._stream.read(size)
-        try:
-            self._decoder.decode(data, final=not data)
-        except UnicodeDecodeError as error:
-            line = self._line + data.count(b"\n", 0, max(error.start, 0))
-            raise InputError(f"{self._path}: line {line}: bytes that are not UTF-8 text") from None
-        self._line += data.count(b"\n")
-        return data
-
-    def close(self) -> None:
-        self.closed = True
-
-
 def _explain(error: Exception) -> str:
     text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    text = shown(text, 200, quote=False)  # pyarrow quotes whole rows: a hostile one is megabytes
-    if "straddl" in text or "block size" in text.lower():
-        return f"a line is longer than the {CSV_BLOCK_BYTES >> 20} MiB read block ({text})"
-    if "UTF8" in text or "utf-8" in text.lower():
-        return f"the bytes are not UTF-8 text ({text})"
-    return text
+    return shown(text, 200, quote=False)
 
 
-def _csv_batch(source: Source, table: pa.Table, columns: tuple[str, ...], lines: np.ndarray,
-               skipped: list[tuple[int, str, int]]) -> Batch:
+class CsvLines:
+    """The raw text of a CSV batch's lines, looked up only for the rows that need it."""
+
+    def __init__(self, pieces: list[tuple[int, bytes]]) -> None:
+        self._firsts = [first for first, _ in pieces]
+        self._pieces = [piece for _, piece in pieces]
+        self._starts: dict[int, np.ndarray] = {}
+
+    def text(self, line: int) -> str:
+        """The line ``line`` of the file exactly as read, without its line end."""
+        index = bisect.bisect_right(self._firsts, line) - 1
+        piece = self._pieces[index]
+        if index not in self._starts:
+            data = np.frombuffer(piece, dtype=np.uint8)
+            newline, ret = data == ord("\n"), data == ord("\r")
+            ret_end = ret & ~np.append(newline[1:], False)
+            ends = np.flatnonzero(newline | ret_end)
+            self._starts[index] = np.concatenate([[0], ends + 1, [len(piece) + 1]])
+        starts = self._starts[index]
+        k = line - self._firsts[index]
+        start, stop = int(starts[k]), int(starts[k + 1]) - 1
+        return piece[start:stop].rstrip(b"\r\n").decode("utf-8", errors="replace")
+
+
+def _csv_batch(source: Source, tables: list[pa.Table], columns: tuple[str, ...], line_arrays: list[np.ndarray],
+               skipped: list[tuple[int, str, int]], bad_lines: dict[int, tuple[str, str]],
+               pieces: list[tuple[int, bytes]]) -> Batch:
+    table = pa.concat_tables(tables)
+    lines = np.concatenate(line_arrays)
     table = _as_strings(table, columns)
     table = pa.table([_unquoted(column) for column in table.columns], names=table.column_names)
     # A line with nothing on it is not a row: drop it, but keep the count.
     blank = np.ones(table.num_rows, dtype=bool)
     for column in table.columns:
         blank &= text_lengths(column) <= 0
-    keep = ~blank
-    if blank.any():
+    # Stand-in lines of the splitter are rejected rows, not blank lines.
+    replaced = np.isin(lines, np.fromiter(bad_lines, dtype=np.int64, count=len(bad_lines)))
+    unreadable = [(int(line) - 1, int(line), *bad_lines[int(line)]) for line in lines[replaced]]
+    blank &= ~replaced
+    keep = ~blank & ~replaced
+    if not keep.all():
         table = table.filter(pa.array(keep))
         lines = lines[keep]
-    unreadable = []
+    blank_lines = int(blank.sum())
     for line, text, found in skipped:
+        if line in bad_lines:
+            unreadable.append((line - 1, line, *bad_lines[line]))
+            continue
         if text.strip() == "":
+            blank_lines += 1
             continue
         reason = (f"{found} fields, expected {len(source.columns)} "
                   f"({','.join(source.columns)})")
         unreadable.append((line - 1, line, text, reason))
-    blank_lines = int(blank.sum()) + sum(1 for _, text, _ in skipped if text.strip() == "")
-    return Batch(table, lines - 1, lines, unreadable, blank_lines)
+    unreadable.sort()
+    return Batch(table, lines - 1, lines, unreadable, blank_lines, CsvLines(pieces))
 
 
 def _contest_batches(source: Source, batch_rows: int) -> Iterator[Batch]:

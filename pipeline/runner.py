@@ -35,7 +35,7 @@ from pipeline.publish import OutputSet
 from pipeline.statistics import Tally
 from pipeline.writers import FORMATS, TableWriter, write_json, write_table
 
-EXPECTED_COLUMNS = {"larvis": larvis.EXPECTED_COLUMN, "holdem": "winners"}
+EXPECTED_COLUMNS = {"larvis": larvis.EXPECTED_COLUMN, "holdem": readers.HOLDEM_EXPECTED}
 REJECT_SCHEMA = pa.schema([("row", pa.int64()), ("source", pa.string()),
                            ("source_row", pa.int64()), ("line", pa.int64()),
                            ("reason", pa.string()), ("raw", pa.string())])
@@ -50,6 +50,8 @@ class Scored:
     among the batch's rows, ``reasons`` explains the others, ``outcomes``
     turns into the text compared with an expected column (only called when
     there is one) and ``outcome_counts`` counts the outcomes for the summary.
+    ``fields``, where the game knows it, says which field of a rejected row
+    its reason is about (0 the first, -1 none).
     """
 
     results: pa.Table
@@ -58,6 +60,7 @@ class Scored:
     tally: Tally
     outcomes: Callable[[], np.ndarray]
     outcome_counts: dict[str, int]
+    fields: np.ndarray | None = None
 
 
 def _categories(codes: np.ndarray, names: tuple[str, ...], *, present: np.ndarray | None = None) -> pa.Array:
@@ -121,7 +124,8 @@ def score_holdem(table: pa.Table, seats: tuple[str, ...]) -> Scored:
     tally = Tally.of_deals(tuple(holdem.CATEGORIES), categories, winning)
     counts = {f"{name}_wins": int(winning[:, seat].sum()) for seat, name in enumerate(seats)}
     counts["split_pots"] = int((winner_count > 1).sum())
-    return Scored(pa.table(columns), ok, deals.reasons, tally, lambda: holdem.winners_text(masks), counts)
+    return Scored(pa.table(columns), ok, deals.reasons, tally, lambda: holdem.winners_text(masks), counts,
+                  deals.fields)
 
 
 @dataclass
@@ -242,11 +246,17 @@ class Scoring:
         bad = np.flatnonzero(~scored.ok)
         if not bad.size and not batch.unreadable:  # the common case: skip joining every row's text
             return REJECT_SCHEMA.empty_table()
-        raw = pc.binary_join_element_wise(
-            *[pc.fill_null(batch.table.column(name), "") for name in self.columns if name != self.expected],
-            "," if source.format != "contest" else " | ").to_numpy(zero_copy_only=False)
-        records = [(int(batch.rows[i]), int(batch.lines[i]), scored.reasons[i] or "unreadable row",
-                    raw[i]) for i in bad]
+        raw = batch.raw_text(bad)
+        if raw is None:  # no text of their own (Parquet): the columns read, joined by commas
+            joined = pc.binary_join_element_wise(
+                *[pc.fill_null(batch.table.column(name).take(pa.array(bad)), "") for name in self.columns
+                  if name != self.expected], ",")
+            raw = joined.to_pylist()
+        lines = batch.lines[bad]
+        if batch.field_lines and scored.fields is not None:
+            lines = lines + 1 + np.maximum(scored.fields[bad], 0)
+        records = [(int(batch.rows[i]), int(line), scored.reasons[i] or "unreadable row", text)
+                   for i, line, text in zip(bad, lines, raw)]
         records += [(row, line, reason, text) for row, line, text, reason in batch.unreadable]
         records.sort()
         return pa.table({

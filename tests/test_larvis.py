@@ -7,6 +7,7 @@ import itertools
 from collections import Counter
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from pipeline import larvis
@@ -113,3 +114,12 @@ def test_ten_may_be_written_x():
 def test_hand_keys_refuses_impossible_input(ranks, message):
     with pytest.raises(ValueError, match=message):
         larvis.hand_keys(ranks)
+
+
+@pytest.mark.parametrize("padded", [" AAAQQ ", "AAAQQ\t", "\u00a0AAAQQ"])
+def test_surrounding_spaces_are_trimmed_as_in_holdem(padded):
+    assert larvis.hand_problem(padded) is None
+    ranks, reasons = larvis.parse_hands(pa.array([padded, "AAAQQ"]), label="Hand1")
+    assert reasons.tolist() == [None, None]
+    assert (ranks[0] == ranks[1]).all()
+    assert larvis.compare(padded, "QQAAA") == "Tie"
