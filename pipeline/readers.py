@@ -582,9 +582,9 @@ class CsvLines:
         return piece[start:stop].rstrip(b"\r\n").decode("utf-8", errors="replace")
 
 
-def _csv_batch(source: Source, tables: list[pa.Table], columns: tuple[str, ...], line_arrays: list[np.ndarray],
-               skipped: list[tuple[int, str, int]], bad_lines: dict[int, tuple[str, str]],
-               pieces: list[tuple[int, bytes]]) -> Batch:
+def _csv_batch(source: Source, tables: list[pa.Table], columns: tuple[str, ...],
+               line_arrays: list[np.ndarray], skipped: list[tuple[int, str, int]],
+               bad_lines: dict[int, tuple[str, str]], pieces: list[tuple[int, bytes]]) -> Batch:
     table = pa.concat_tables(tables)
     lines = np.concatenate(line_arrays)
     table = _as_strings(table, columns)

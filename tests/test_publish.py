@@ -162,7 +162,8 @@ def test_read_only_file_system_is_one_line(runner, tmpfs, deals):
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "Read-only file system" in lines[0], result.output
-    generated = runner.invoke(cli, ["generate", "--game", "holdem", "--rows", "10", "-o", str(disk / "d.csv")])
+    generated = runner.invoke(cli, ["generate", "--game", "holdem", "--rows", "10",
+                                    "-o", str(disk / "d.csv")])
     assert generated.exit_code == 1 and "Read-only file system" in generated.output
     assert "Traceback" not in generated.output
 
