@@ -625,10 +625,12 @@ def _contest_batches(source: Source, batch_rows: int) -> Iterator[Batch]:
 
 
 def text_lines(stream, *, name: str, limit: int = MAX_LINE) -> Iterator[str]:
-    """The lines of a text stream without their ``\\n``, never holding more than one line.
+    """The lines of a text stream without their line end, never holding more than one line.
 
-    Raises ValueError naming the line when one is longer than ``limit``
-    characters: whatever the input, memory stays bounded.
+    A byte-order mark before the first line and the ``\\r`` of a ``\\r\\n``
+    line end are not part of a line.  Raises InputError naming the line
+    when one is longer than ``limit`` characters: whatever the input, memory
+    stays bounded.
     """
     number = 0
     while line := stream.readline(limit + 1):
@@ -637,46 +639,61 @@ def text_lines(stream, *, name: str, limit: int = MAX_LINE) -> Iterator[str]:
         if len(text) > limit:
             raise InputError(f"{name}: line {number}: longer than {limit:,} characters: "
                              f"not a contest file line")
-        yield text
+        text = text.removesuffix("\r")
+        yield text.removeprefix("\ufeff") if number == 1 else text
+
+
+@dataclass
+class _Instance:
+    """One contest instance as read: its number, the line of its N, its fields and lines."""
+
+    number: int
+    line: int
+    fields: list[str]
+    text: str  # its lines exactly as read, joined by a newline
 
 
 def contest_batches(lines, *, batch_rows: int = DEFAULT_BATCH_ROWS, name: str = "<stdin>") -> Iterator[Batch]:
     """Read contest instances from an iterable of text lines, in batches.
 
     Each instance becomes one row with ``board`` and ``p1`` ... ``p10``
-    (None for seats beyond N); ``rows`` holds the instance number and
-    ``lines`` the line of its N.  Card text is not checked here: the
-    scoring stage rejects bad cards with their reason.
+    (None for seats beyond N); ``rows`` holds the instance number,
+    ``lines`` the line of its N and ``raw`` its lines as read.  Card text
+    is not checked here: the scoring stage rejects bad cards with their
+    reason, on the line of the field (``field_lines``).
 
     Raises
     ------
-    ValueError
+    InputError
         At the first instance whose structure is broken (N not a number or
         outside 1..10, a missing line), naming the line, or when ``lines``
         raises it (a line too long, see :func:`text_lines`).  The batch of
         the instances before it is yielded first, so they are not lost.
     """
-    pending: list[tuple[int, int, list[str]]] = []
+    pending: list[_Instance] = []
+    blank = [0]  # blank lines seen so far, counted by _contest_instances
+    reported = 0
     try:
-        for instance in _contest_instances(lines, name):
+        for instance in _contest_instances(lines, name, blank):
             pending.append(instance)
             if len(pending) >= batch_rows:
-                yield _contest_batch(pending)
-                pending = []
+                yield _contest_batch(pending, blank[0] - reported)
+                pending, reported = [], blank[0]
     except ValueError:
         if pending:
-            yield _contest_batch(pending)
+            yield _contest_batch(pending, blank[0] - reported)
         raise
-    if pending:
-        yield _contest_batch(pending)
+    if pending or blank[0] > reported:
+        yield _contest_batch(pending, blank[0] - reported)
 
 
-def _contest_instances(lines, name: str) -> Iterator[tuple[int, int, list[str]]]:
-    """(instance number, line of its N, [board, hole cards...]) of each instance, in order."""
+def _contest_instances(lines, name: str, blank: list[int]) -> Iterator[_Instance]:
+    """Each instance in order; blank lines between instances are added to ``blank[0]``."""
     numbered = enumerate(lines, start=1)
     instance = 0
-    while (entry := _next_nonblank(numbered)) is not None:
-        line_number, text = entry
+    while (entry := _next_nonblank(numbered, blank)) is not None:
+        line_number, raw = entry
+        text = raw.strip()
         if not (text.isascii() and text.isdigit()):
             raise InputError(f"{name}: line {line_number}: expected the number of players, "
                              f"got {shown(text)}")
@@ -685,7 +702,7 @@ def _contest_instances(lines, name: str) -> Iterator[tuple[int, int, list[str]]]
         if players is None or not 1 <= players <= holdem.MAX_PLAYERS:
             raise InputError(f"{name}: line {line_number}: {shown(text, 12, quote=False)} players, "
                              f"expected 1 to {holdem.MAX_PLAYERS}")
-        fields = []
+        fields, texts = [], [raw]
         for offset in range(players + 1):
             got = next(numbered, None)
             if got is None:
@@ -696,23 +713,25 @@ def _contest_instances(lines, name: str) -> Iterator[tuple[int, int, list[str]]]
                 raise InputError(f"{name}: line {got[0]}: empty line where player {offset}'s cards "
                                  f"should be (instance {instance + 1})")
             fields.append(got[1].strip())
+            texts.append(got[1])
         instance += 1
-        yield instance, line_number, fields
+        yield _Instance(instance, line_number, fields, "\n".join(texts))
 
 
-def _next_nonblank(numbered) -> tuple[int, str] | None:
+def _next_nonblank(numbered, blank: list[int]) -> tuple[int, str] | None:
     for line_number, text in numbered:
-        text = text.strip()
-        if text:
+        if text.strip():
             return line_number, text
+        blank[0] += 1
     return None
 
 
-def _contest_batch(pending: list[tuple[int, int, list[str]]]) -> Batch:
-    columns = {"board": [fields[0] for _, _, fields in pending]}
+def _contest_batch(pending: list[_Instance], blank_lines: int) -> Batch:
+    columns = {"board": [instance.fields[0] for instance in pending]}
     for seat, name in enumerate(HOLDEM_SEATS, start=1):
-        columns[name] = [fields[seat] if seat < len(fields) else None for _, _, fields in pending]
+        columns[name] = [i.fields[seat] if seat < len(i.fields) else None for i in pending]
     table = pa.table({name: pa.array(values, pa.string()) for name, values in columns.items()})
-    rows = np.array([number for number, _, _ in pending], dtype=np.int64)
-    lines = np.array([line for _, line, _ in pending], dtype=np.int64)
-    return Batch(table, rows, lines)
+    rows = np.array([instance.number for instance in pending], dtype=np.int64)
+    lines = np.array([instance.line for instance in pending], dtype=np.int64)
+    return Batch(table, rows, lines, blank_lines=blank_lines, raw=[i.text for i in pending],
+                 field_lines=True)
