@@ -369,6 +369,11 @@ class FitResult:
     p_value: float
     bins: tuple[tuple[str, ...], ...]
 
+    @property
+    def testable(self) -> bool:
+        """Whether there were enough deals for a test: at least two pooled bins."""
+        return self.dof >= 1 and not math.isnan(self.p_value)
+
 
 def goodness_of_fit(observed: Mapping[str, int], expected_shares: Mapping[str, float]) -> FitResult:
     """Test observed category counts against exact category probabilities.
@@ -474,7 +479,7 @@ def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike) -> None:
         If ``fits`` is empty.
     """
     if not fits:
-        raise ValueError("nothing to plot: no fits given")
+        raise InputError("nothing to plot: the run scored no deals to test")
     # Imported here so that the counting functions do not pay for matplotlib;
     # a bare Figure on the Agg canvas leaves pyplot's global backend alone.
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -528,8 +533,15 @@ def run_report(results: str | os.PathLike) -> dict[str, dict]:
     for needed in (summary_path, categories_path):
         if not needed.is_file():
             raise InputError(f"{folder}: no {needed.name}; is it an output folder of `pokerpipe run`?")
-    game = json.loads(summary_path.read_text(encoding="utf-8"))["game"]
-    table = pd.read_csv(categories_path, dtype={"players": str})
+    try:
+        game = json.loads(summary_path.read_text(encoding="utf-8"))["game"]
+    except (ValueError, UnicodeDecodeError) as error:  # JSONDecodeError is a ValueError
+        raise InputError(f"{summary_path}: not a readable summary ({error})") from None
+    except (KeyError, TypeError):
+        raise InputError(f"{summary_path}: no \"game\" entry: not written by `pokerpipe run`") from None
+    if game not in ("larvis", "holdem"):
+        raise InputError(f"{summary_path}: unknown game {game!r}")
+    table = _read_categories(categories_path)
     cards = 5 if game == "larvis" else 7
     report: dict[str, dict] = {}
     # Hands of one deal share the board (hold'em) or the deck, so only one
@@ -551,10 +563,37 @@ def run_report(results: str | os.PathLike) -> dict[str, dict]:
     return report
 
 
+def _read_categories(path: Path) -> pd.DataFrame:
+    """categories.csv as written by a run, counts as integers; InputError naming what is wrong."""
+    from pipeline.statistics import CATEGORY_SCHEMA
+
+    try:
+        table = pd.read_csv(path, dtype={"players": str, "scope": str, "category": str})
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
+        raise InputError(f"{path}: not a readable CSV file ({shown_error(error)})") from None
+    missing = [name for name in CATEGORY_SCHEMA.names if name not in table.columns]
+    if missing:
+        raise InputError(f"{path}: missing column {', '.join(missing)}: not written by `pokerpipe run`")
+    try:
+        for name in ("count", "wins", "ties"):
+            table[name] = pd.to_numeric(table[name], errors="raise").astype("Int64")
+        table["share"] = pd.to_numeric(table["share"], errors="raise")
+    except (ValueError, TypeError) as error:
+        raise InputError(f"{path}: a count is not a number ({shown_error(error)})") from None
+    return table
+
+
+def shown_error(error: Exception) -> str:
+    """The first line of an error's message, at most 200 characters."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return text[:200]
+
+
 def report_json(part: dict) -> dict:
     """One part of :func:`run_report` as plain JSON-ready values."""
     fit = part["fit"]
     document = {"table": part["table"].to_dict(orient="records")}
     if fit is not None:
-        document.update(chi2=fit.chi2, dof=fit.dof, p_value=fit.p_value, bins=[list(b) for b in fit.bins])
+        document.update(chi2=fit.chi2, dof=fit.dof, p_value=fit.p_value if fit.testable else None,
+                        bins=[list(b) for b in fit.bins])
     return document

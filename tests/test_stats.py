@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+
+import pytest
 
 from pipeline.cli import cli
 
@@ -71,3 +74,45 @@ def test_no_progress_line_when_stderr_is_not_a_terminal(runner, tmp_path):
 
     result = runner.invoke(cli, ["run", str(RAW / "deals.csv"), "-o", str(tmp_path)])
     assert result.exit_code == 0 and "rows/s" not in result.stderr
+
+
+@pytest.fixture
+def small_run(runner, tmp_path):
+    archive = tmp_path / "deals.csv"
+    assert runner.invoke(cli, ["generate", "--game", "holdem", "--rows", "3", "--players", "2",
+                               "-o", str(archive)]).exit_code == 0
+    out = tmp_path / "out"
+    assert runner.invoke(cli, ["run", str(archive), "-o", str(out), "-q"]).exit_code == 0
+    return out
+
+
+def test_counts_print_as_integers_and_few_deals_say_so(runner, small_run):
+    result = runner.invoke(cli, ["stats", str(small_run)])
+    assert result.exit_code == 0, result.output
+    assert "too few deals for a test" in result.output and "nan" not in result.output.lower()
+    assert not re.search(r"\b\d+\.0+\b", result.output.split("every hand")[1]), result.output
+    document = json.loads(runner.invoke(cli, ["stats", str(small_run), "--json"]).output)
+    tested = next(part for title, part in document.items() if "first seat" in title)
+    assert tested["p_value"] is None
+
+
+@pytest.mark.parametrize("name, text, named", [
+    ("categories.csv", "players,scope\nall,hand\n", "missing column category"),
+    ("categories.csv", "\0\0\0binary", "categories.csv"),
+    ("categories.csv", "players,scope,category,count,share,wins,ties\nall,hand,Pair,lots,0.1,1,2\n",
+     "a count is not a number"),
+    ("summary.json", "{not json", "summary.json: not a readable summary"),
+    ("summary.json", "[]", "summary.json: no \"game\" entry"),
+])
+def test_a_corrupt_run_folder_is_named_in_one_line(runner, small_run, name, text, named):
+    (small_run / name).write_text(text)
+    result = runner.invoke(cli, ["stats", str(small_run)])
+    assert result.exit_code == 1, result.output
+    assert result.output.count("\n") == 1 and named in result.output and "Traceback" not in result.output
+
+
+def test_plot_on_a_folder_below_a_file_is_one_line(runner, small_run, tmp_path):
+    (tmp_path / "file").write_text("x")
+    result = runner.invoke(cli, ["stats", str(small_run), "--plot", str(tmp_path / "file" / "fit.png")])
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert str(tmp_path / "file") in result.output
