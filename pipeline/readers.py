@@ -347,10 +347,10 @@ def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> I
     skipped: list[tuple[int, str, int]] = []
     bad_lines: dict[int, tuple[str, str]] = {}
     pending = 0
-    for first_line, piece, bad in LineSplitter(source).pieces():
+    for first_line, piece, count, bad in LineSplitter(source).pieces():
         bad_lines.update(bad)
-        table, piece_lines, piece_skipped = _parse_piece(piece, first_line, read_options, convert_options,
-                                                         delimiter)
+        table, piece_lines, piece_skipped = _parse_piece(piece, first_line, count, read_options,
+                                                         convert_options, delimiter)
         tables.append(table)
         line_arrays.append(piece_lines)
         pieces.append((first_line, piece))
@@ -363,7 +363,7 @@ def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> I
         yield _csv_batch(source, tables, columns, line_arrays, skipped, bad_lines, pieces)
 
 
-def _parse_piece(piece: bytes, first_line: int, read_options: pacsv.ReadOptions,
+def _parse_piece(piece: bytes, first_line: int, count: int, read_options: pacsv.ReadOptions,
                  convert_options: pacsv.ConvertOptions,
                  delimiter: str) -> tuple[pa.Table, np.ndarray, list[tuple[int, str, int]]]:
     """Parse whole lines of CSV: the table, the line of each of its rows, and the lines skipped."""
@@ -379,7 +379,6 @@ def _parse_piece(piece: bytes, first_line: int, read_options: pacsv.ReadOptions,
                                        ignore_empty_lines=False, newlines_in_values=False)
     table = pacsv.read_csv(pa.py_buffer(piece), read_options=read_options, parse_options=parse_options,
                            convert_options=convert_options)
-    count = line_count(piece)
     numbers = np.arange(first_line, first_line + count, dtype=np.int64)
     if skipped:
         numbers = np.delete(numbers, [line - first_line for line, _, _ in skipped])
@@ -395,12 +394,14 @@ def line_count(data: bytes) -> int:
     >>> line_count(b"a\r\nb\rc\n"), line_count(b"a\nb"), line_count(b"")
     (3, 2, 0)
     """
-    ends = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
-    return ends + (1 if data and data[-1:] not in (b"\n", b"\r") else 0)
+    return _line_ends(data) + (1 if data and data[-1:] not in (b"\n", b"\r") else 0)
 
 
 def _line_ends(data: bytes) -> int:
-    return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+    ends = data.count(b"\n")
+    if b"\r" in data:  # rare: two more passes only for files that have carriage returns
+        ends += data.count(b"\r") - data.count(b"\r\n")
+    return ends
 
 
 def _after_end(data: bytes, end: int) -> int:
@@ -437,8 +438,9 @@ class LineSplitter:
     def __init__(self, source: Source) -> None:
         self.source = source
 
-    def pieces(self) -> Iterator[tuple[int, bytes, dict[int, tuple[str, str]]]]:
-        """Yield (first line number, whole lines as bytes, {line: (text, reason)} of lines replaced)."""
+    def pieces(self) -> Iterator[tuple[int, bytes, int, dict[int, tuple[str, str]]]]:
+        """Yield (first line number, whole lines as bytes, their count,
+        {line: (text, reason)} of the lines replaced)."""
         path = self.source.path
         line = 2  # the first data line; the header is line 1
         try:
@@ -478,9 +480,10 @@ class LineSplitter:
                     if not piece:
                         continue
                     piece = self._utf8_lines(piece, line, replaced)
-                    yield line, piece, replaced
+                    count = line_count(piece)
+                    yield line, piece, count, replaced
                     replaced = {}
-                    line += line_count(piece)
+                    line += count
         except (pa.ArrowException, OSError) as error:
             complete = self._complete_lines() if self.source.compression else line - 1
             raise InputError(f"{path}: cannot read past line {complete} (the last complete line): "
@@ -588,7 +591,8 @@ def _csv_batch(source: Source, tables: list[pa.Table], columns: tuple[str, ...],
     table = pa.concat_tables(tables)
     lines = np.concatenate(line_arrays)
     table = _as_strings(table, columns)
-    table = pa.table([_unquoted(column) for column in table.columns], names=table.column_names)
+    if any(b'"' in piece for _, piece in pieces):
+        table = pa.table([_unquoted(column) for column in table.columns], names=table.column_names)
     # A line with nothing on it is not a row: drop it, but keep the count.
     blank = np.ones(table.num_rows, dtype=bool)
     for column in table.columns:

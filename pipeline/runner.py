@@ -88,8 +88,8 @@ def score_larvis(table: pa.Table) -> Scored:
         "hand2_key": keys2,
         "winner": _categories(outcome, larvis.OUTCOMES),
     })
-    winning = np.column_stack([outcome != 1, outcome != 0])
-    tally = Tally.of_deals(larvis.CATEGORIES, np.column_stack([categories1, categories2]), winning)
+    winning = np.stack([outcome != 1, outcome != 0])
+    tally = Tally.of_deals(larvis.CATEGORIES, np.stack([categories1, categories2]), winning)
     counts = np.bincount(outcome, minlength=len(larvis.OUTCOMES))
     return Scored(results, ok, reasons, tally, lambda: np.asarray(larvis.OUTCOMES, dtype=object)[outcome],
                   dict(zip(larvis.OUTCOMES, counts.tolist())))
@@ -105,24 +105,27 @@ def score_holdem(table: pa.Table, seats: tuple[str, ...]) -> Scored:
     valid = deals if ok.all() else holdem.Deals(deals.board[ok], deals.holes[ok], deals.seated[ok],
                                                 deals.reasons[ok], deals.fields[ok])
     keys, masks = holdem.score_deals(valid)
-    categories = np.where(valid.seated, holdem.key_categories(keys), -1)
-    best = keys.max(axis=1, initial=0)
+    seated = valid.seated.T  # seat-major, like the keys: (seats, n), each row contiguous
+    categories = np.where(seated, holdem.key_categories(keys.T), -1)
+    best = keys.T.max(axis=0, initial=0)  # down the seat-major rows: fast
+    best_category = holdem.key_categories(best)
     winner_count = np.bitwise_count(masks).astype(np.int8)
     columns = {
         # Dictionary-encoded: 1,024 possible texts, indexed by the winner bits.
         "winners": pa.DictionaryArray.from_arrays(pa.array(masks.astype(np.int16)), _WINNER_TEXTS),
         "winner_count": pa.array(winner_count),
-        "winning_category": _categories(holdem.key_categories(best), holdem.CATEGORIES),
+        "winning_category": _categories(best_category, holdem.CATEGORIES),
         "winning_key": pa.array(best),
     }
+    keys_by_seat = keys.T
     for seat, name in enumerate(seats):
-        present = valid.seated[:, seat]
-        columns[f"{name}_category"] = _categories(np.maximum(categories[:, seat], 0), holdem.CATEGORIES,
+        present = seated[seat]
+        columns[f"{name}_category"] = _categories(np.maximum(categories[seat], 0), holdem.CATEGORIES,
                                                   present=present)
-        columns[f"{name}_key"] = pa.array(keys[:, seat], mask=~present)
-    winning = (masks[:, None] >> np.arange(len(seats), dtype=np.uint16)) & 1 == 1
-    tally = Tally.of_deals(tuple(holdem.CATEGORIES), categories, winning)
-    counts = {f"{name}_wins": int(winning[:, seat].sum()) for seat, name in enumerate(seats)}
+        columns[f"{name}_key"] = pa.array(keys_by_seat[seat], mask=~present)
+    winning = (masks >> np.arange(len(seats), dtype=np.uint16)[:, None]) & 1 == 1
+    tally = Tally.of_deals(tuple(holdem.CATEGORIES), categories, winning, winning_category=best_category)
+    counts = {f"{name}_wins": int(winning[seat].sum()) for seat, name in enumerate(seats)}
     counts["split_pots"] = int((winner_count > 1).sum())
     return Scored(pa.table(columns), ok, deals.reasons, tally, lambda: holdem.winners_text(masks), counts,
                   deals.fields)

@@ -75,45 +75,52 @@ class Tally:
 
     @classmethod
     def of_deals(cls, categories: tuple[str, ...], hand_categories: np.ndarray,
-                 winning_seats: np.ndarray) -> Tally:
+                 winning_seats: np.ndarray, *, winning_category: np.ndarray | None = None) -> Tally:
         """Count one batch of scored deals.
 
         Parameters
         ----------
         categories : tuple of str
             The game's category names, weakest first.
-        hand_categories : ndarray of shape (n, seats), integer
-            Category code of each seat's hand, -1 for an empty seat.
-        winning_seats : ndarray of shape (n, seats), bool
+        hand_categories : ndarray of shape (seats, n), integer
+            Category code of each seat's hand, -1 for an empty seat;
+            seat-major, so that every step runs down contiguous rows.
+        winning_seats : ndarray of shape (seats, n), bool
             True for each seat that holds the best hand of its deal.
+        winning_category : ndarray of shape (n,), integer, optional
+            Category of each deal's best hand, when the caller has it.
         """
         tally = cls(categories)
         size = len(categories)
-        seated = hand_categories >= 0
-        # Sums across the few seats run column by column: numpy reduces a
-        # short last axis slowly.
-        players = np.zeros(len(seated), dtype=np.int64)
-        winner_count = np.zeros(len(seated), dtype=np.int64)
-        for seat in range(seated.shape[1]):
-            players += seated[:, seat]
-            winner_count += winning_seats[:, seat]
-        tied = winner_count > 1
         cells = (MAX_SEATS + 1) * size
-        flat = np.broadcast_to(players[:, None], seated.shape) * size + hand_categories
-
-        def count(mask: np.ndarray) -> np.ndarray:
-            return np.bincount(flat[mask], minlength=cells).reshape(MAX_SEATS + 1, size)
-
-        tally.hands = count(seated)
-        first = np.zeros_like(seated)
-        first[np.arange(len(players)), np.argmax(seated, axis=1)] = True
-        tally.first_seat = count(seated & first)
-        tally.wins = count(winning_seats & ~tied[:, None])
-        tally.ties = count(winning_seats & tied[:, None])
-        first_winner = np.argmax(winning_seats, axis=1)
-        won = winner_count > 0
-        winning_category = hand_categories[np.arange(len(players)), first_winner]
-        tally.winning = np.bincount(players[won] * size + winning_category[won],
+        hand_categories = np.asarray(hand_categories, dtype=np.int64)
+        seats, n = hand_categories.shape
+        seated = hand_categories >= 0
+        players = np.zeros(n, dtype=np.int64)
+        winner_count = np.zeros(n, dtype=np.int64)
+        for seat in range(seats):
+            players += seated[seat]
+            winner_count += winning_seats[seat]
+        tied = winner_count > 1
+        base = players * size
+        codes = base + hand_categories  # cell of each hand: [players, category]
+        tally.hands = np.bincount(codes[seated], minlength=cells).reshape(MAX_SEATS + 1, size)
+        # Wins and ties in one count: a tied hand's cell is shifted past the wins.
+        won = np.bincount((codes + tied * cells)[winning_seats], minlength=2 * cells)
+        tally.wins = won[:cells].reshape(MAX_SEATS + 1, size)
+        tally.ties = won[cells:].reshape(MAX_SEATS + 1, size)
+        first = np.full(n, -1, dtype=np.int64)
+        for seat in reversed(range(seats)):
+            first = np.where(seated[seat], hand_categories[seat], first)
+        has_first = first >= 0
+        tally.first_seat = np.bincount(base[has_first] + first[has_first],
+                                       minlength=cells).reshape(MAX_SEATS + 1, size)
+        if winning_category is None:
+            winning_category = np.full(n, -1, dtype=np.int64)
+            for seat in reversed(range(seats)):
+                winning_category = np.where(winning_seats[seat], hand_categories[seat], winning_category)
+        has_winner = winner_count > 0
+        tally.winning = np.bincount(base[has_winner] + np.asarray(winning_category)[has_winner],
                                     minlength=cells).reshape(MAX_SEATS + 1, size)
         tally.deals = np.bincount(players, minlength=MAX_SEATS + 1)
         tally.tied_deals = np.bincount(players[tied], minlength=MAX_SEATS + 1)
