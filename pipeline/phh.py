@@ -61,6 +61,9 @@ SET_APART = ("without_showdown", "unknown_cards")
 NOT_CHECKED = ("side_pots", "no_recorded_result")
 NO_RECORDED_WINNER = "none"  # expected text when no showdown player received chips
 
+#: Hands replayed at a time: small groups keep the arrays small enough that
+#: the allocator reuses their memory instead of faulting in fresh pages.
+GROUP_HANDS = 1 << 12
 _SEATS = holdem.MAX_PLAYERS
 _BOARD = holdem.BEST_OF
 _NUMBER_FIELDS = ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings")
@@ -79,7 +82,6 @@ _PLAIN = r"""'[^'"\\]+'|"[^'"\\]+\""""
 _STRINGS = rf"^\[ *(?:(?:{_PLAIN}) *, *)*(?:{_PLAIN})? *\]$"
 _CANONICAL = r"""^\['[^'"\\]+'(?:, '[^'"\\]+')*\]$"""
 _HEADER = r"^\[ *(?P<table>[A-Za-z0-9_-]+) *\] *$"
-_ACTION = r"^(?P<actor>d|p[0-9]+) (?P<verb>[a-z]+)(?: (?P<target>p[0-9]+))?(?: (?P<arg>[^ #]+))?(?: *#.*)?$"
 
 # Verbs, as codes.
 DH, DB, CBR, CC, FOLD, SM, OTHER = range(7)
@@ -104,7 +106,7 @@ def is_phh(path: Path) -> bool:
 
 
 def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
-    """Read a PHH source in batches of at most ``batch_rows`` hands.
+    """Read a PHH source in batches of at most ``batch_rows`` (and :data:`GROUP_HANDS`) hands.
 
     Each batch's table holds :data:`COLUMNS` for the hands scored; its rows
     are the hands' numbers in the file (1-based, every hand counted), its
@@ -113,40 +115,51 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
 
     Raises ValueError naming the file when it cannot be read as text.
     """
-    text = _read_text(source)
+    blob = _read_text(source)
     multi = ".phhs" in [s.lower() for s in source.path.suffixes]
-    lines = pc.list_flatten(pc.split_pattern(pa.array([text], pa.large_string()), "\n"))
-    offsets, data, _ = cards._offsets_and_data(lines)
-    lengths = np.diff(offsets)
-    first = np.where(lengths > 0, data[np.minimum(offsets[:-1], max(len(data) - 1, 0))], 0)
-    if multi:
-        starts = np.flatnonzero(first == ord("["))
+    raw_bytes = np.frombuffer(blob, dtype=np.uint8)
+    newlines = np.flatnonzero(raw_bytes == ord("\n"))
+    if multi:  # a hand starts at each line that starts with '['
+        line_starts = np.concatenate([[0], newlines + 1])
+        line_starts = line_starts[line_starts < len(blob)]
+        starts_at = line_starts[raw_bytes[line_starts] == ord("[")]
     else:
-        starts = np.zeros(1, dtype=np.int64)
-    ends = np.append(starts[1:], len(lines))
-    hands = len(starts)
-    for begin in range(0, hands, batch_rows):
-        stop = min(begin + batch_rows, hands)
-        low, high = int(starts[begin]), int(ends[stop - 1])
-        raw = _parse(lines.slice(low, high - low), first[low:high], starts[begin:stop] - low,
-                     ordinal=begin + 1, first_line=low + 1, multi=multi)
+        starts_at = np.zeros(1, dtype=np.int64)
+    start_lines = np.searchsorted(newlines, starts_at)  # lines before each hand
+    hands = len(starts_at)
+    buffer = pa.py_buffer(blob)
+    group = min(batch_rows, GROUP_HANDS)
+    for begin in range(0, hands, group):
+        stop = min(begin + group, hands)
+        low = int(starts_at[begin])
+        high = int(starts_at[stop]) if stop < hands else len(blob)
+        # One string of the group's bytes, without a copy, split into lines.
+        text = pa.Array.from_buffers(pa.large_string(), 1, [None, pa.py_buffer(
+            np.array([0, high - low], dtype=np.int64)), buffer.slice(low, high - low)])
+        lines = pc.list_flatten(pc.split_pattern(text, "\n"))
+        offsets, data, _ = cards._offsets_and_data(lines)
+        lengths = np.diff(offsets)
+        first = np.where(lengths > 0, data[np.minimum(offsets[:-1], max(len(data) - 1, 0))], 0)
+        raw = _parse(lines, first, start_lines[begin:stop] - start_lines[begin],
+                     ordinal=begin + 1, first_line=int(start_lines[begin]) + 1, multi=multi)
         batch = _replay(raw, str(source.path))
         batch.last_row = stop
         yield batch
 
 
-def _read_text(source: Source) -> str:
+def _read_text(source: Source) -> bytes:
+    """The bytes of a source, checked to be UTF-8 text, with line ends \\n."""
     try:
         with pa.input_stream(str(source.path), compression=source.compression) as stream:
             blob = stream.read()
     except (pa.ArrowException, OSError) as error:
         raise ValueError(f"{source.path}: cannot read ({error})") from None
     try:
-        text = blob.decode("utf-8")
+        blob.decode("utf-8")
     except UnicodeDecodeError as error:
         line = blob.count(b"\n", 0, error.start) + 1
         raise ValueError(f"{source.path}: line {line}: bytes that are not UTF-8 text") from None
-    return text.replace("\r\n", "\n") if "\r" in text else text
+    return blob.replace(b"\r\n", b"\n") if b"\r" in blob else blob
 
 
 @dataclass
@@ -203,8 +216,9 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
     slow[chunk[keys_at[~matched]]] = True
     # Lists of strings and numbers are checked by their own stricter patterns below.
     listed = _mask(pc.starts_with(values, "["))
-    good = _mask(pc.match_substring_regex(values, _VALUE))
-    slow[chunk[keys_at[matched & ~good & ~listed]]] = True
+    scalar = np.flatnonzero(~listed)
+    good = _mask(pc.match_substring_regex(values.take(pa.array(scalar)), _VALUE))
+    slow[chunk[keys_at[scalar[matched[scalar] & ~good]]]] = True
     encoded = key_text.dictionary_encode()
     names = encoded.dictionary.to_pylist()
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
@@ -227,9 +241,15 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
         fits = _mask(pc.match_substring_regex(values.take(pa.array(other)), _VALUE))
         slow[chunk[keys_at[other[~fits]]]] = True
     checks = {name: _NUMBERS for name in _NUMBER_FIELDS} | {"actions": _STRINGS, "players": _STRINGS}
+    canonical = np.zeros(hands, dtype=bool)
     for name, pattern in checks.items():
         present = np.flatnonzero(where[name] >= 0)
-        fits = pc.match_substring_regex(values.take(pa.array(where[name][present])), pattern)
+        text = values.take(pa.array(where[name][present]))
+        if name == "actions":  # pokerkit's own layout first: a cheaper pattern, a cheaper split
+            canonical[present] = _mask(pc.match_substring_regex(text, _CANONICAL))
+            present = present[~canonical[present]]
+            text = values.take(pa.array(where[name][present]))
+        fits = pc.match_substring_regex(text, pattern)
         slow[present[~fits.to_numpy(zero_copy_only=False)]] = True
     present = np.flatnonzero(where["variant"] >= 0)
     variant_text = values.take(pa.array(where["variant"][present]))
@@ -254,8 +274,10 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
     for name in _NUMBER_FIELDS:
         source = got.get(name) if name in got else optional.get(name)
         numbers[name] = _number_lists(source)
-    actions, action_counts = _string_lists(got["actions"]) if len(fast) else (
-        pa.array([], pa.string()), np.zeros(0, dtype=np.int64))
+    if len(fast):
+        actions, action_counts = _string_lists(got["actions"], canonical=bool(canonical[fast].all()))
+    else:
+        actions, action_counts = pa.array([], pa.string()), np.zeros(0, dtype=np.int64)
     players = pc.replace_substring_regex(
         _inner(optional["players"]), r"""['"] *, *['"]""", ", ").to_pylist()
     hand_text = pc.replace_substring_regex(optional["hand"], r"""^['"]|['"]$""", "").to_pylist()
@@ -295,8 +317,9 @@ def _inner(lists: pa.Array) -> pa.Array:
     return pc.replace_substring_regex(lists, r"""^\[ *['"]?|['"]? *,? *\]$""", "")
 
 
-def _string_lists(lists: pa.Array) -> tuple[pa.Array, np.ndarray]:
-    if _mask(pc.match_substring_regex(lists, _CANONICAL)).all():
+def _string_lists(lists: pa.Array, *, canonical: bool = False) -> tuple[pa.Array, np.ndarray]:
+    """Items of one-line lists of plain strings, flat, and their count per list."""
+    if canonical:
         # As pokerkit writes them: ['a', 'b']; plain slicing and splitting.
         parts = pc.split_pattern(pc.utf8_slice_codeunits(lists, 2, -2), "', '")
         counts = pc.list_value_length(parts).to_numpy(zero_copy_only=False).astype(np.int64)
@@ -314,7 +337,9 @@ def _number_lists(lists: pa.Array | None) -> tuple[np.ndarray, np.ndarray]:
     if lists is None:
         return np.zeros(0), np.zeros(0, dtype=np.int64)
     missing = lists.is_null().to_numpy(zero_copy_only=False)
-    inner = pc.replace_substring_regex(pc.replace_substring_regex(lists, r"[\[\] ]", ""), ",$", "")
+    inner = pc.utf8_slice_codeunits(pc.replace_substring(lists, " ", ""), 1, -1)  # "[1, 2]" -> "1,2"
+    if pc.any(pc.ends_with(inner, ",")).as_py():
+        inner = pc.replace_substring_regex(inner, ",$", "")
     empty = _mask(pc.equal(inner, "")) & ~missing
     parts = pc.split_pattern(pc.if_else(pa.array(empty), pa.scalar(None, pa.string()), inner), ",")
     counts = pc.fill_null(pc.list_value_length(parts), 0).to_numpy(zero_copy_only=False).astype(np.int64)
@@ -446,13 +471,7 @@ def _replay(raw: _Hands, path: str) -> Batch:
     counts = raw.action_counts
     hand_of = np.repeat(np.arange(hands), counts)
     texts = raw.actions
-    parts = pc.extract_regex(texts, _ACTION)
-    understood = parts.is_valid().to_numpy(zero_copy_only=False)
-    actor = _seat_numbers(parts.field(0))
-    verb = _verb_codes(parts.field(1))
-    target = _seat_numbers(parts.field(2))
-    arg = parts.field(3)
-    arg_length = cards.text_lengths(arg)
+    understood, actor, verb, target, arg_start, arg_length, amount, data = _split_actions(texts)
 
     def action_text(rows: np.ndarray) -> list[str]:
         return texts.take(pa.array(rows)).to_pylist()
@@ -480,14 +499,7 @@ def _replay(raw: _Hands, path: str) -> Batch:
     unseated = understood & ((actor > seats_of) | (target > seats_of) | (actor < 0) | (target < 0))
     reject_actions(unseated, lambda a: f"player {max(actor[a], target[a])} is not seated "
                                        f"({seats_of[a]} players)")
-    amount = np.full(len(verb), np.nan)
-    bets = np.flatnonzero(understood & (verb == CBR))
-    if len(bets):
-        amount_text = arg.take(pa.array(bets))
-        numeric = pc.match_substring_regex(amount_text, r"^[0-9]+(?:\.[0-9]+)?$").to_numpy(
-            zero_copy_only=False)
-        amount[bets[numeric]] = pc.cast(amount_text.filter(pa.array(numeric)), pa.float64()).to_numpy(
-            zero_copy_only=False)
+    amount = np.where(verb == CBR, amount, np.nan)
     reject_actions(understood & (verb == CBR) & np.isnan(amount), lambda _: "cbr needs an amount")
     reject_actions(understood & ((verb == CC) | (verb == FOLD)) & (arg_length > 0),
                    lambda _: "cc and f take no argument")
@@ -502,8 +514,7 @@ def _replay(raw: _Hands, path: str) -> Batch:
     carded &= ((verb != DB) & (arg_length == 4)) | ((verb == DB) & (arg_length <= 2 * _BOARD))
     card_actions = np.flatnonzero(carded)
     per = arg_length[card_actions] // 2
-    offsets, data, _ = cards._offsets_and_data(arg)
-    begin = np.repeat(offsets[:-1][card_actions], per) + 2 * (
+    begin = np.repeat(arg_start[card_actions], per) + 2 * (
         np.arange(per.sum()) - np.repeat(np.cumsum(per) - per, per))
     pair = data[begin].astype(np.uint16) | data[begin + 1].astype(np.uint16) << 8 if len(begin) else \
         np.zeros(0, np.uint16)
@@ -648,25 +659,113 @@ def _running_max_before(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
     return before
 
 
-def _seat_numbers(column: pa.Array) -> np.ndarray:
-    """'pN' -> N, 'd' or '' -> 0, anything else (p0) -> -1."""
-    encoded = column.dictionary_encode()
-    table = np.array([_seat_number(t) for t in encoded.dictionary.to_pylist()] + [0], dtype=np.int64)
-    indices = encoded.indices.fill_null(len(table) - 1).to_numpy(zero_copy_only=False)
-    return table[indices]
+_MAX_NUMBER = 24  # characters of an amount
 
 
-def _seat_number(text: str) -> int:
-    if text in ("", "d"):
-        return 0
-    number = int(text[1:])
-    return number if number >= 1 else -1
+def _split_actions(texts: pa.Array) -> tuple[np.ndarray, ...]:
+    """Split every action into its words with numpy over the text bytes at once.
+
+    An action is ``ACTOR VERB [pN] [ARG]`` with single spaces: the actor
+    ``d`` or ``pN``, a lower-case verb, an optional player (``d dh pN``) and
+    an optional argument (cards or an amount); a ``#`` starts a comment.
+
+    Returns
+    -------
+    understood : (n,) bool, the action has that shape
+    actor, target : (n,) int64, player numbers (0 for the dealer or none; -1 invalid)
+    verb : (n,) int64, a verb code (:data:`OTHER` for a verb not read here)
+    arg_start, arg_length : (n,) int64, where the argument lies in ``data`` (length 0: none)
+    amount : (n,) float64, the argument of cbr read as a number (NaN when it is not one or no cbr)
+    data : (bytes,) uint8, the text bytes ``arg_start`` points into
+    """
+    if len(texts) and pc.any(pc.match_substring(texts, "#")).as_py():
+        texts = pc.replace_substring_regex(texts, r" *#.*$", "")
+    offsets, data, _ = cards._offsets_and_data(texts)
+    data = np.concatenate([data, np.zeros(_MAX_NUMBER + 4, dtype=np.uint8)])  # reads past an end stay in
+    n = len(offsets) - 1
+    start, end = offsets[:-1].astype(np.int64), offsets[1:].astype(np.int64)
+    spaces = np.flatnonzero(data[offsets[0]:offsets[-1]] == ord(" ")) + offsets[0] if n else \
+        np.zeros(0, dtype=np.int64)
+    owner = np.searchsorted(offsets, spaces, side="right") - 1
+    words = np.bincount(owner, minlength=n) + 1
+    rank = np.arange(len(spaces)) - (np.cumsum(words - 1) - (words - 1))[owner]
+    cuts = np.repeat(end[:, None], 3, axis=1)
+    early = rank < 3
+    cuts[owner[early], rank[early]] = spaces[early]
+    starts = [start, cuts[:, 0] + 1, cuts[:, 1] + 1, cuts[:, 2] + 1]
+    lengths = [cuts[:, 0] - start, cuts[:, 1] - starts[1], cuts[:, 2] - starts[2], end - starts[3]]
+    lengths = [np.where(words > i, length, -1) for i, length in enumerate(lengths)]
+    understood = (words <= 4) & (lengths[0] > 0) & (lengths[1] > 0)
+    for i in range(2, 4):
+        understood &= lengths[i] != 0  # no empty word: a double space
+    dealer = (lengths[0] == 1) & (data[start] == ord("d"))
+    player = _seat(data, starts[0], lengths[0])
+    actor = np.where(dealer, 0, player)
+    understood &= dealer | (player > 0)
+    verb_length = lengths[1]
+    key = np.zeros(n, dtype=np.int64)
+    letters = verb_length > 0
+    for i in range(3):
+        byte = data[starts[1] + i].astype(np.int64)
+        inside = verb_length > i
+        letters &= ~inside | ((byte >= ord("a")) & (byte <= ord("z")))
+        key |= np.where(inside, byte, 0) << (8 * i)
+    understood &= letters & (verb_length <= 3)
+    verb = np.full(n, OTHER, dtype=np.int64)
+    for name, code in _VERBS.items():
+        verb[key == int.from_bytes(name.encode(), "little")] = code
+    # A third word pN is the player dealt to; the word after it, or else the third, the argument.
+    third = _seat(data, starts[2], lengths[2])
+    has_target = (lengths[2] > 0) & (data[starts[2]] == ord("p")) & ((lengths[3] > 0) | (verb == DH))
+    target = np.where(has_target, third, 0)
+    understood &= ~has_target | (third > 0)
+    understood &= has_target | (words <= 3)
+    arg_start = np.where(has_target, starts[3], starts[2])
+    arg_length = np.maximum(np.where(has_target, lengths[3], lengths[2]), 0)
+    amount = np.full(n, np.nan)
+    bets = np.flatnonzero(verb == CBR)
+    amount[bets] = _numbers(data, arg_start[bets], arg_length[bets])
+    return understood, actor, verb, target, arg_start, arg_length, amount, data
 
 
-def _verb_codes(column: pa.Array) -> np.ndarray:
-    encoded = column.dictionary_encode()
-    table = np.array([_VERBS.get(t, OTHER) for t in encoded.dictionary.to_pylist()] + [OTHER], dtype=np.int64)
-    return table[encoded.indices.fill_null(len(table) - 1).to_numpy(zero_copy_only=False)]
+def _seat(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """'pN' (N of one or two digits) -> N, anything else -> -1."""
+    first = data[start + 1].astype(np.int64) - ord("0")
+    second = data[start + 2].astype(np.int64) - ord("0")
+    digit1 = (first >= 0) & (first <= 9)
+    digit2 = (second >= 0) & (second <= 9)
+    seat = np.where(length == 2, first, first * 10 + second)
+    fine = (data[start] == ord("p")) & digit1 & ((length == 2) | ((length == 3) & digit2))
+    return np.where(fine & (seat > 0), seat, -1)
+
+
+def _numbers(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """Words of digits with at most one inner '.' read as float64; NaN for anything else.
+
+    >>> text = np.frombuffer(b"225 12.5 1e3 .5 7", dtype=np.uint8)
+    >>> _numbers(np.append(text, np.zeros(32, np.uint8)), np.array([0, 4, 9, 13, 16]),
+    ...          np.array([3, 4, 3, 2, 1])).tolist()
+    [225.0, 12.5, nan, nan, 7.0]
+    """
+    n = len(start)
+    width = int(min(length.max(initial=0), _MAX_NUMBER))
+    values = np.full(n, np.nan)
+    if not n or not width:
+        return values
+    columns = np.arange(width)
+    matrix = data[start[:, None] + columns].astype(np.int64)
+    inside = columns < length[:, None]
+    digit = matrix - ord("0")
+    is_digit = (digit >= 0) & (digit <= 9) & inside
+    is_dot = (matrix == ord(".")) & inside
+    dots = is_dot.sum(axis=1)
+    point = np.where(dots > 0, is_dot.argmax(axis=1), length)
+    fine = (length > 0) & (length <= _MAX_NUMBER) & ((is_digit | is_dot) == inside).all(axis=1) \
+        & (dots <= 1) & (point > 0) & ~((dots > 0) & (point >= length - 1))
+    power = np.where(columns < point[:, None], point[:, None] - 1 - columns, point[:, None] - columns)
+    value = (np.where(is_digit, digit, 0) * 10.0 ** power).sum(axis=1)
+    values[fine] = value[fine]
+    return values
 
 
 def _cards_of(codes: np.ndarray) -> str:

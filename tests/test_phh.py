@@ -370,3 +370,15 @@ def test_odd_syntax_goes_through_tomllib_and_gives_the_same_result(tmp_path: Pat
     _, slow, _ = run([tmp_path / "b.phh"], tmp_path / "b")
     assert plain.drop(columns=["file"]).equals(slow.drop(columns=["file"]))
     assert len(plain) == 1
+
+
+def test_windows_line_ends_and_bad_bytes(tmp_path: Path) -> None:
+    text = (PHH / "pluribus-31.phhs").read_bytes()
+    (tmp_path / "crlf.phhs").write_bytes(text.replace(b"\n", b"\r\n"))
+    _, plain, _ = run([PHH / "pluribus-31.phhs"], tmp_path / "plain")
+    _, crlf, _ = run([tmp_path / "crlf.phhs"], tmp_path / "crlf")
+    assert crlf.drop(columns=["file"]).equals(plain.drop(columns=["file"]))
+    (tmp_path / "bad.phhs").write_bytes(text.replace(b"Gogo", b"G\xffgo", 1))
+    line = text[:text.index(b"Gogo")].count(b"\n") + 1
+    with pytest.raises(ValueError, match=f"bad.phhs: line {line}: bytes that are not UTF-8 text"):
+        run([tmp_path / "bad.phhs"], tmp_path / "bad")
