@@ -48,6 +48,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline import cards, holdem
+from pipeline.errors import InputError
 from pipeline.readers import HOLDEM_SEATS, Batch, Source
 
 SUFFIXES = (".phh", ".phhs")
@@ -113,7 +114,7 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
     lines the line where each hand starts; rejected hands are in
     ``unreadable`` and the hands set apart in ``counts``.
 
-    Raises ValueError naming the file when it cannot be read as text.
+    Raises InputError naming the file when it cannot be read as text.
     """
     blob = _read_text(source)
     multi = ".phhs" in [s.lower() for s in source.path.suffixes]
@@ -153,12 +154,12 @@ def _read_text(source: Source) -> bytes:
         with pa.input_stream(str(source.path), compression=source.compression) as stream:
             blob = stream.read()
     except (pa.ArrowException, OSError) as error:
-        raise ValueError(f"{source.path}: cannot read ({error})") from None
+        raise InputError(f"{source.path}: cannot read ({error})") from None
     try:
         blob.decode("utf-8")
     except UnicodeDecodeError as error:
         line = blob.count(b"\n", 0, error.start) + 1
-        raise ValueError(f"{source.path}: line {line}: bytes that are not UTF-8 text") from None
+        raise InputError(f"{source.path}: line {line}: bytes that are not UTF-8 text") from None
     return blob.replace(b"\r\n", b"\n") if b"\r" in blob else blob
 
 
