@@ -18,12 +18,13 @@ $(STAMP): pyproject.toml
 ## Create .venv and install pokerpipe with its test and plot extras
 install: $(STAMP)
 
-## Score the bundled data: Larvis games, the contest sample and a hold'em archive
+## Score the bundled data: Larvis games, the contest sample, a hold'em archive and PHH hands
 run: $(STAMP)
 	$(BIN)/pokerpipe run $(RAW)/games.csv -o $(PROCESSED)/games
 	$(BIN)/pokerpipe contest $(RAW)/contest.in > $(PROCESSED)/contest.out
 	diff -u $(RAW)/contest.out $(PROCESSED)/contest.out && echo "contest sample: output matches $(RAW)/contest.out"
 	$(BIN)/pokerpipe run $(RAW)/deals.csv -o $(PROCESSED)/deals
+	$(BIN)/pokerpipe run $(RAW)/phh -o $(PROCESSED)/phh
 
 ## Run the default test suite (a few minutes at most)
 test: $(STAMP)
@@ -33,11 +34,12 @@ test: $(STAMP)
 test-all: $(STAMP)
 	$(BIN)/python -m pytest -q -m ''
 
-## Benchmark the scoring against eval7, treys and phevaluator, and the exhaustive 7-card run
+## Benchmark the scoring against eval7, treys and phevaluator, the exhaustive 7-card run, PHH against pokerkit
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/bench_keys.py
 	$(BIN)/python bench/bench_run.py
+	$(BIN)/python bench/bench_phh.py
 
 ## Execute every notebook headless
 notebooks: $(STAMP)
@@ -50,7 +52,7 @@ lint: $(STAMP)
 
 ## Remove outputs and caches (keeps .venv)
 clean:
-	rm -rf $(PROCESSED)/games $(PROCESSED)/deals $(PROCESSED)/contest.out $(PROCESSED)/notebook .pytest_cache .hypothesis
+	rm -rf $(PROCESSED)/games $(PROCESSED)/deals $(PROCESSED)/phh $(PROCESSED)/contest.out $(PROCESSED)/notebook .pytest_cache .hypothesis
 	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 
 ## Show this help

@@ -75,10 +75,10 @@ class _Progress:
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
 def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | None,
         batch_rows: int, engine: str, scheduler: str | None, quiet: bool) -> None:
-    """Score games files, contest files or deal archives into OUTDIR.
+    """Score games files, contest files, deal archives or PHH hand histories into OUTDIR.
 
-    INPUTS are CSV (also .gz, .bz2, .zst), Parquet or contest files, folders
-    or glob patterns.  Example:
+    INPUTS are CSV (also .gz, .bz2, .zst), Parquet, contest or PHH (.phh,
+    .phhs) files, folders or glob patterns.  Example:
 
     \b
         pokerpipe run data/raw/games.csv -o data/processed/games
@@ -118,7 +118,11 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
         click.echo(f"... and {rejected - MAX_REJECT_LINES:,} more rejected rows in "
                    f"{outdir}/rejects.csv", err=True)
     if not quiet:
-        click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, "
+        from pipeline.phh import SET_APART
+
+        apart = "".join(f"{summary[f'rows_{name}']:,} {name.replace('_', ' ')}, " for name in SET_APART
+                        if f"rows_{name}" in summary)
+        click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, {apart}"
                    f"{summary['rows_rejected']:,} rejected -> {outdir}", err=True)
     expected = summary["expected"]
     if expected and expected["mismatched"]:

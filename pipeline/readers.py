@@ -112,6 +112,12 @@ class Batch:
     field_lines : bool
         True when each field of a row is a line of its own (contest
         instances): a problem in field f is on line ``lines + 1 + f``.
+    counts : dict of str to int
+        Rows read but neither scored nor rejected, by kind (PHH hands
+        without a showdown, see :data:`pipeline.phh.SET_APART`), and other
+        counts for the summary.
+    last_row : int
+        The highest row read, when rows not in the table may come last.
     """
 
     table: pa.Table
@@ -129,25 +135,34 @@ class Batch:
         if isinstance(self.raw, list):
             return [self.raw[i] for i in indices]
         return None
+    counts: dict[str, int] = field(default_factory=dict)
+    last_row: int = 0
 
 
 def expand_inputs(patterns: list[str | os.PathLike]) -> list[Path]:
     """Resolve paths, folders and glob patterns to a list of input files.
 
-    A folder stands for the data files directly inside it, in name order.
+    A folder stands for the data files directly inside it, in name order,
+    and for the PHH files anywhere below it (hand-history collections nest
+    folders by site, stake and day).  ``**`` in a pattern spans folders.
     Raises ValueError naming any pattern that matches nothing.
     """
+    from pipeline import phh
+
     files: list[Path] = []
     for pattern in patterns:
         text = str(pattern)
-        matches = [Path(text)] if Path(text).exists() else [Path(m) for m in sorted(glob.glob(text))]
+        matches = [Path(text)] if Path(text).exists() else \
+            [Path(m) for m in sorted(glob.glob(text, recursive=True))]
         if not matches:
             raise InputError(f"{text}: no such file, folder or matching pattern")
         for match in matches:
             if match.is_dir():
                 inside = sorted(p for p in match.iterdir() if p.is_file() and _known_format(p))
+                inside += sorted(p for p in match.rglob("*") if p.parent != match and p.is_file()
+                                 and phh.is_phh(p))
                 if not inside:
-                    raise InputError(f"{match}: folder holds no CSV, Parquet or contest file")
+                    raise InputError(f"{match}: folder holds no CSV, Parquet, contest or PHH file")
                 files.extend(inside)
             else:
                 files.append(match)
@@ -158,7 +173,10 @@ def _known_format(path: Path) -> bool:
     suffixes = [s.lower() for s in path.suffixes]
     if suffixes and suffixes[-1] in COMPRESSIONS:
         suffixes = suffixes[:-1]
-    return bool(suffixes) and suffixes[-1] in CSV_SUFFIXES + PARQUET_SUFFIXES + CONTEST_SUFFIXES
+    from pipeline import phh
+
+    known = CSV_SUFFIXES + PARQUET_SUFFIXES + CONTEST_SUFFIXES + phh.SUFFIXES
+    return bool(suffixes) and suffixes[-1] in known
 
 
 def open_source(path: str | os.PathLike) -> Source:
@@ -177,6 +195,10 @@ def open_source(path: str | os.PathLike) -> Source:
     if compression:
         suffixes = suffixes[:-1]
     suffix = suffixes[-1] if suffixes else ""
+    from pipeline import phh
+
+    if suffix in phh.SUFFIXES:
+        return Source(path, "phh", phh.COLUMNS, compression)
     with open(path, "rb") as handle:
         magic = handle.read(4)
     if suffix in PARQUET_SUFFIXES or (magic == b"PAR1" and not compression):
@@ -286,6 +308,10 @@ def read_batches(source: Source, columns: tuple[str, ...], *,
         yield from _parquet_batches(source, columns, batch_rows, row_groups)
     elif source.format == "contest":
         yield from _contest_batches(source, batch_rows)
+    elif source.format == "phh":
+        from pipeline import phh
+
+        yield from phh.read_batches(source, batch_rows=batch_rows)
     else:
         yield from _csv_batches(source, columns, batch_rows)
 

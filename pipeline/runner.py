@@ -29,7 +29,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline import holdem, larvis, readers
+from pipeline import holdem, larvis, phh, readers
 from pipeline.errors import InputError, UsageError
 from pipeline.publish import OutputSet
 from pipeline.statistics import Tally
@@ -147,6 +147,7 @@ class Totals:
     span: int = 0  # the highest source row seen, 0 if none
     outcomes: dict[str, int] = field(default_factory=dict)
     mismatches: dict = field(default_factory=lambda: {"checked": 0, "mismatched": 0, "first": []})
+    counts: dict[str, int] = field(default_factory=dict)  # PHH hands set apart or not checked
 
     @classmethod
     def empty(cls, game: str) -> Totals:
@@ -154,7 +155,7 @@ class Totals:
 
     @property
     def rejected(self) -> int:
-        return self.read - self.scored
+        return self.read - self.scored - sum(self.counts.get(name, 0) for name in phh.SET_APART)
 
     def __iadd__(self, other: Totals) -> Totals:
         self.tally += other.tally
@@ -164,6 +165,8 @@ class Totals:
         self.span = max(self.span, other.span)
         for name, count in other.outcomes.items():
             self.outcomes[name] = self.outcomes.get(name, 0) + count
+        for name, count in other.counts.items():
+            self.counts[name] = self.counts.get(name, 0) + count
         self.mismatches["checked"] += other.mismatches["checked"]
         self.mismatches["mismatched"] += other.mismatches["mismatched"]
         room = MISMATCHES_KEPT - len(self.mismatches["first"])
@@ -198,6 +201,7 @@ class Scoring:
     seats: tuple[str, ...]
     columns: tuple[str, ...]
     expected: str | None
+    carried: tuple[str, ...] = ()  # input columns copied into winners (a PHH hand's origin)
 
     def score(self, table: pa.Table) -> Scored:
         return score_larvis(table) if self.game == "larvis" else score_holdem(table, self.seats)
@@ -214,6 +218,8 @@ class Scoring:
         schema = self.score(empty).results.schema.insert(0, pa.field("row", pa.int64()))
         if self.expected:
             schema = schema.append(pa.field("expected", pa.string()))
+        for name in self.carried:
+            schema = schema.append(pa.field(name, pa.string()))
         return schema
 
     def process_batch(self, source: readers.Source, batch: readers.Batch, offset: int) -> BatchOutcome:
@@ -226,7 +232,11 @@ class Scoring:
             expected = batch.table.column(self.expected).filter(pa.array(scored.ok))
             self._check(expected, scored.outcomes(), rows[scored.ok], totals.mismatches)
             results = results.append_column("expected", expected)
-        totals.read = batch.table.num_rows + len(batch.unreadable)
+        for name in self.carried:
+            results = results.append_column(name, batch.table.column(name).filter(pa.array(scored.ok)))
+        totals.counts = dict(batch.counts)
+        totals.read = batch.table.num_rows + len(batch.unreadable) + sum(
+            batch.counts.get(name, 0) for name in phh.SET_APART)
         totals.scored = int(scored.ok.sum())
         totals.blank_lines = batch.blank_lines
         totals.span = batch_span(batch)
@@ -253,7 +263,7 @@ class Scoring:
         if raw is None:  # no text of their own (Parquet): the columns read, joined by commas
             joined = pc.binary_join_element_wise(
                 *[pc.fill_null(batch.table.column(name).take(pa.array(bad)), "") for name in self.columns
-                  if name != self.expected], ",")
+                  if name != self.expected and name not in self.carried], ",")
             raw = joined.to_pylist()
         lines = batch.lines[bad]
         if batch.field_lines and scored.fields is not None:
@@ -275,8 +285,9 @@ class Scoring:
 def batch_span(batch: readers.Batch) -> int:
     """The highest source row of a batch (rows read or unreadable), 0 if it has none."""
     if not len(batch.rows) and not batch.unreadable:
-        return 0
-    return int(max(batch.rows.max(initial=0), max((r for r, *_ in batch.unreadable), default=0)))
+        return batch.last_row
+    return int(max(batch.rows.max(initial=0), max((r for r, *_ in batch.unreadable), default=0),
+                   batch.last_row))
 
 
 def reject_lines(rejects: pa.Table) -> list[str]:
@@ -293,7 +304,8 @@ def source_record(source: readers.Source, first_row: int, totals: Totals) -> dic
     """The summary's entry of one input."""
     return {"path": str(source.path), "format": source.format, "size_bytes": source.size,
             "first_row": first_row, "rows": totals.read, "scored": totals.scored,
-            "rejected": totals.rejected, "blank_lines": totals.blank_lines}
+            "rejected": totals.rejected, "blank_lines": totals.blank_lines,
+            **{name: totals.counts[name] for name in phh.SET_APART if name in totals.counts}}
 
 
 class Run:
@@ -346,11 +358,14 @@ class Run:
             last = max(readers.HOLDEM_SEATS.index(s.seats()[-1]) for s in self.sources)
             self.seats = readers.HOLDEM_SEATS[:last + 1]
             self.columns = ("board",) + self.seats
+        self.phh = any(source.format == "phh" for source in self.sources)
+        self.carried = phh.CARRIED if self.phh else ()
         self.expected = EXPECTED_COLUMNS[self.game]
         if any(self.expected in source.columns for source in self.sources):
             self.columns += (self.expected,)
         else:
             self.expected = None
+        self.columns += self.carried
 
     def _detect_game(self) -> str:
         games = {source.path: source.game for source in self.sources}
@@ -362,7 +377,7 @@ class Run:
     @property
     def scoring(self) -> Scoring:
         """The per-batch work of this run, as shipped to cluster workers."""
-        return Scoring(self.game, self.seats, self.columns, self.expected)
+        return Scoring(self.game, self.seats, self.columns, self.expected, self.carried)
 
     def process_batch(self, source: readers.Source, batch: readers.Batch, offset: int) -> BatchOutcome:
         """Score one batch of ``source`` whose rows follow ``offset`` rows of the run."""
@@ -420,9 +435,13 @@ class Run:
             "inputs": inputs,
             "rows_read": totals.read,
             "rows_scored": totals.scored,
+            **({f"rows_{name}": totals.counts.get(name, 0) for name in phh.SET_APART} if self.phh else {}),
             "rows_rejected": totals.rejected,
             "outcomes": totals.outcomes,
-            "expected": None if not self.expected else {"column": self.expected, **totals.mismatches},
+            "expected": None if not self.expected else {
+                "column": self.expected, **totals.mismatches,
+                **({f"not_checked_{name}": totals.counts.get(name, 0) for name in phh.NOT_CHECKED}
+                   if self.phh else {})},
             "outputs": {"winners": winners, "rejects": "rejects.csv",
                         "categories": "categories.csv", "ties": "ties.csv"},
             "statistics": {"categories": category_table.to_pylist(), "ties": tie_table.to_pylist()},

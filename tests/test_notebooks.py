@@ -32,6 +32,7 @@ ARTEFACTS = {
         *(NOTEBOOK_OUT / f"holdem_{p}p_seed{p}.parquet" for p in (2, 6, 10)),
         *(NOTEBOOK_OUT / "run" / name
           for name in ("summary.json", "categories.csv", "ties.csv", "winners.csv", "rejects.csv")),
+        *(NOTEBOOK_OUT / "phh" / name for name in ("summary.json", "categories.csv")),
     ],
 }
 
@@ -83,7 +84,7 @@ def test_notebook_runs(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
     if path.name == "category_frequencies.ipynb":
         images = [o for o in outputs if "image/png" in o.get("data", {})]
-        assert len(images) == 4, f"expected 4 plots, got {len(images)}"
+        assert len(images) == 5, f"expected 5 plots, got {len(images)}"
         summary = json.loads((NOTEBOOK_OUT / "run" / "summary.json").read_text(encoding="utf-8"))
         assert [record["rows"] for record in summary["inputs"]] == [ROWS] * 3
         assert summary["rows_scored"] == 3 * ROWS and summary["rows_rejected"] == 0

@@ -1,0 +1,384 @@
+"""PHH hand histories: the reader, the replay of chips and the audit against recorded results.
+
+The reference here is written from the rules, hand by hand: each hand is
+parsed with :mod:`tomllib`, its actions replayed one at a time in plain
+Python, its showdown decided by trying every five of seven cards with a
+small evaluator of its own.  The pipeline must agree with it and with the
+recorded chips.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import itertools
+import json
+import shutil
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipeline.runner import Run
+
+ROOT = Path(__file__).resolve().parent.parent
+PHH = ROOT / "data" / "raw" / "phh"
+RANKS = "23456789TJQKA"
+
+
+def run(inputs, outdir: Path) -> tuple[dict, pd.DataFrame, pd.DataFrame]:
+    summary = Run([str(i) for i in inputs], outdir).execute()
+    winners = pd.read_csv(outdir / "winners.csv", dtype=str, keep_default_na=False)
+    rejects = pd.read_csv(outdir / "rejects.csv", dtype=str, keep_default_na=False)
+    return summary, winners, rejects
+
+
+# --- a reference written from the rules -------------------------------------------------------
+
+def five_card_value(hand: list[str]) -> tuple:
+    ranks = sorted((RANKS.index(c[0]) for c in hand), reverse=True)
+    counts = Counter(ranks)
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    flush = len({c[1] for c in hand}) == 1
+    distinct = sorted(set(ranks), reverse=True)
+    straight_top = None
+    if len(distinct) == 5 and distinct[0] - distinct[4] == 4:
+        straight_top = distinct[0]
+    if distinct == [12, 3, 2, 1, 0]:
+        straight_top = 3
+    shape = [count for _, count in groups]
+    order = [rank for rank, _ in groups]
+    if straight_top is not None and flush:
+        return (8, straight_top)
+    if shape == [4, 1]:
+        return (7, *order)
+    if shape == [3, 2]:
+        return (6, *order)
+    if flush:
+        return (5, *ranks)
+    if straight_top is not None:
+        return (4, straight_top)
+    if shape == [3, 1, 1]:
+        return (3, *order)
+    if shape == [2, 2, 1]:
+        return (2, *order)
+    if shape == [2, 1, 1, 1]:
+        return (1, *order)
+    return (0, *ranks)
+
+
+def best_of_seven(cards: list[str]) -> tuple:
+    return max(five_card_value(list(five)) for five in itertools.combinations(cards, 5))
+
+
+def split_cards(text: str) -> list[str]:
+    return [text[i:i + 2] for i in range(0, len(text), 2)]
+
+
+def replay(hand: dict) -> dict:
+    """One hand by the rules: who is live, their cards, the board, what each contributed."""
+    n = len(hand["starting_stacks"])
+    stacks = list(hand["starting_stacks"])
+    contributed = [0.0] * n
+    for p, ante in enumerate(hand["antes"]):
+        paid = min(ante, stacks[p])
+        stacks[p] -= paid
+        contributed[p] += paid
+    street = [0.0] * n
+    for p, blind in enumerate(hand.get("blinds_or_straddles", [0] * n)):
+        paid = min(blind, stacks[p])
+        stacks[p] -= paid
+        street[p] = paid
+        contributed[p] += paid
+    level = max(street)
+    holes, shown, board, folded = {}, {}, [], set()
+    for action in hand["actions"]:
+        words = action.split("#")[0].split()
+        if words[0] == "d":
+            if words[1] == "dh":
+                holes[int(words[2][1:]) - 1] = words[3]
+            else:
+                board += split_cards(words[2])
+                street = [0.0] * n
+                level = 0.0
+            continue
+        p = int(words[0][1:]) - 1
+        if words[1] == "f":
+            folded.add(p)
+        elif words[1] in ("cc", "cbr"):
+            target = level if words[1] == "cc" else float(words[2])
+            pay = min(target - street[p], stacks[p])
+            stacks[p] -= pay
+            street[p] += pay
+            contributed[p] += pay
+            level = max(level, street[p]) if words[1] == "cbr" else level
+        elif words[1] == "sm" and len(words) > 2 and "?" not in words[2]:
+            shown[p] = words[2]
+    ordered = sorted(contributed)
+    top = contributed.index(ordered[-1])
+    contributed[top] -= ordered[-1] - ordered[-2]
+    live = [p for p in range(n) if p not in folded]
+    cards = {p: shown.get(p, holes.get(p, "????")) for p in live}
+    return {"live": live, "cards": cards, "board": board, "contributed": contributed}
+
+
+def recorded_winners(hand: dict, replayed: dict) -> str | None:
+    """Showdown players whose chips grew by more than they put in; None for side pots."""
+    live = replayed["live"]
+    if len({replayed["contributed"][p] for p in live}) > 1:
+        return None
+    if "finishing_stacks" in hand:
+        received = [f - s + c for f, s, c in zip(hand["finishing_stacks"], hand["starting_stacks"],
+                                                  replayed["contributed"])]
+    elif "winnings" in hand:
+        received = hand["winnings"]
+    else:
+        return None
+    return " ".join(str(p + 1) for p in live if received[p] > 0) or "none"
+
+
+def showdown_winners(replayed: dict) -> str:
+    values = {p: best_of_seven(split_cards(replayed["cards"][p]) + replayed["board"])
+              for p in replayed["live"]}
+    best = max(values.values())
+    return " ".join(str(p + 1) for p in sorted(values) if values[p] == best)
+
+
+def pluribus_hands() -> list[tuple[Path, dict]]:
+    return [(path, tomllib.loads(path.read_text())) for path in sorted((PHH / "pluribus").rglob("*.phh"))]
+
+
+# --- tests ------------------------------------------------------------------------------------
+
+def test_every_pluribus_showdown_agrees_with_its_recorded_chips(tmp_path: Path) -> None:
+    hands = pluribus_hands()
+    assert len(hands) == 151
+    summary, winners, rejects = run([PHH / "pluribus"], tmp_path)
+    reference = {}
+    for path, hand in hands:
+        replayed = replay(hand)
+        if len(replayed["live"]) >= 2:
+            reference[str(path.relative_to(ROOT))] = (showdown_winners(replayed),
+                                                      recorded_winners(hand, replayed))
+    # The rules and the chips agree on every checked hand, and so does the pipeline.
+    for scored, recorded in reference.values():
+        assert recorded is None or scored == recorded
+    got = {Path(f).resolve().relative_to(ROOT).as_posix(): (w, e)
+           for f, w, e in zip(winners["file"], winners["winners"], winners["expected"])}
+    assert set(got) == set(reference)
+    for name, (scored, recorded) in reference.items():
+        assert got[name] == (scored, recorded or ""), name
+    assert summary["rows_read"] == 151
+    assert summary["rows_scored"] == len(reference)
+    assert summary["rows_without_showdown"] == 151 - len(reference)
+    assert summary["rows_rejected"] == 0 and rejects.empty
+    checked = sum(recorded is not None for _, recorded in reference.values())
+    assert summary["expected"]["checked"] == checked > 0
+    assert summary["expected"]["mismatched"] == 0
+    assert summary["expected"]["not_checked_side_pots"] == len(reference) - checked
+
+
+def test_phhs_file_and_folder_of_phh_give_the_same_winners(tmp_path: Path) -> None:
+    # pluribus-31.phhs joins the hands of a pluribus/31 folder that is not bundled: write that
+    # folder from the .phhs by the TOML tables, one file per hand, nested like the collections.
+    document = tomllib.loads((PHH / "pluribus-31.phhs").read_text())
+    folder = tmp_path / "pluribus" / "31"
+    folder.mkdir(parents=True)
+    blocks = (PHH / "pluribus-31.phhs").read_text().split("\n[")
+    for block in blocks:
+        key, _, body = block.lstrip("[").partition("]\n")
+        (folder / f"{int(key) - 1}.phh").write_text(body)
+    assert len(list(folder.glob("*.phh"))) == len(document) == 73
+    _, from_file, _ = run([PHH / "pluribus-31.phhs"], tmp_path / "file")
+    _, from_folder, _ = run([tmp_path / "pluribus"], tmp_path / "folder")
+    columns = ["winners", "expected", "winning_key", "players"] + [f"p{s}_key" for s in range(1, 7)]
+    by_hand_file = from_file.assign(hand=from_file["hand"].astype(int) - 1).set_index("hand")[columns]
+    by_hand_folder = from_folder.assign(hand=from_folder["file"].map(lambda f: int(Path(f).stem)))
+    by_hand_folder = by_hand_folder.set_index("hand")[columns]
+    pd.testing.assert_frame_equal(by_hand_file.sort_index(), by_hand_folder.sort_index())
+    assert len(by_hand_file) > 0
+
+
+def test_compressed_phhs_reads_like_the_plain_file(tmp_path: Path) -> None:
+    text = (PHH / "pluribus-31.phhs").read_bytes()
+    (tmp_path / "a.phhs.gz").write_bytes(gzip.compress(text))
+    (tmp_path / "b.phhs.bz2").write_bytes(bz2.compress(text))
+    _, plain, _ = run([PHH / "pluribus-31.phhs"], tmp_path / "plain")
+    for name in ("a.phhs.gz", "b.phhs.bz2"):
+        _, packed, _ = run([tmp_path / name], tmp_path / name.replace(".", "_"))
+        assert packed["winners"].tolist() == plain["winners"].tolist()
+        assert packed["hand"].tolist() == plain["hand"].tolist()
+
+
+def test_famous_hands_with_unknown_cards(tmp_path: Path) -> None:
+    famous = sorted(PHH.glob("*.phh"))
+    summary, winners, rejects = run(famous, tmp_path)
+    # Dwan-Ivey: Antonius's cards are unknown but he folded; Dwan's 7-high straight beats
+    # Ivey's five-high straight. No finishing stacks: scored, not checked.
+    hand = tomllib.loads((PHH / "dwan-ivey-2009.phh").read_text())
+    replayed = replay(hand)
+    assert replayed["live"] == [0, 2]
+    assert showdown_winners(replayed) == "3"
+    assert winners["winners"].tolist() == ["3"]
+    assert winners["players"].tolist() == ["Phil Ivey, Patrik Antonius, Tom Dwan"]
+    assert winners["p2_key"].tolist() == [""]
+    assert winners["expected"].tolist() == [""]
+    assert summary["expected"]["not_checked_no_recorded_result"] == 1
+    # The other four are not Texas hold'em: rejected with the variant named.
+    reasons = dict(zip(rejects["source"].map(lambda s: Path(s).name), rejects["reason"]))
+    for name in ("alice-carol-wikipedia.phh", "antonius-blom-2009.phh", "arieh-yockey-2019.phh",
+                 "phua-xuan-2019.phh"):
+        variant = tomllib.loads((PHH / name).read_text())["variant"]
+        assert f"variant '{variant}' is not Texas hold'em" in reasons[name]
+    assert summary["rows_read"] == 5 == summary["rows_scored"] + summary["rows_rejected"]
+
+
+def test_unknown_cards_of_a_live_player_are_counted_apart(tmp_path: Path) -> None:
+    text = (PHH / "dwan-ivey-2009.phh").read_text()
+    (tmp_path / "hidden.phh").write_text(text.replace('"p3 sm 7h6h",', "").replace("7h6h", "????"))
+    summary, winners, rejects = run([tmp_path / "hidden.phh"], tmp_path / "out")
+    assert summary["rows_unknown_cards"] == 1
+    assert summary["rows_scored"] == 0 and summary["rows_rejected"] == 0 and rejects.empty
+
+
+def test_mixed_game_final_table(tmp_path: Path) -> None:
+    folder = PHH / "wsop" / "2023-43-day5"
+    summary, winners, rejects = run([folder], tmp_path)
+    hands = {path: tomllib.loads(path.read_text()) for path in folder.glob("*.phh")}
+    holdem = {p: h for p, h in hands.items() if h["variant"] in ("NT", "FT")}
+    assert len(rejects) == len(hands) - len(holdem)
+    for reason, source in zip(rejects["reason"], rejects["source"]):
+        variant = hands[Path(source)]["variant"]
+        assert reason == f"hand {hands[Path(source)]['hand']}: variant '{variant}' is not Texas " \
+                         f"hold'em (NT or FT)"
+    expected = {}
+    for path, hand in holdem.items():
+        replayed = replay(hand)
+        if len(replayed["live"]) < 2:
+            continue
+        if any("?" in replayed["cards"][p] for p in replayed["live"]) or len(replayed["board"]) != 5:
+            continue
+        expected[path.name] = (showdown_winners(replayed), recorded_winners(hand, replayed) or "")
+    got = {Path(f).name: (w, e) for f, w, e in zip(winners["file"], winners["winners"], winners["expected"])}
+    assert got == expected
+    assert set(winners["variant"]) <= {"NT", "FT"}
+    assert summary["expected"]["mismatched"] == 0
+    assert summary["rows_read"] == len(hands)
+
+
+def malformed(kind: str, actions: list[str]) -> tuple[str, str, str]:
+    """(text to replace, replacement, words the reason must hold) for one kind of damage."""
+    p1, p2 = actions[0], actions[1]  # d dh p1 XxYy, d dh p2 XxYy
+    fold = next(a for a in actions if a.endswith(" f"))
+    if kind == "bad TOML":
+        return "actions = [", "actions = ['d dh p1 AcKd'\nactions = [", "bad TOML"
+    if kind == "unknown card":
+        return f"'{p1}'", f"'{p1[:-1]}z'", f"unknown card '{p1[-2]}z'"
+    if kind == "card dealt twice":
+        return f"'{p2}'", f"'{p2[:-4]}{p1[-4:-2]}{p2[-2:]}'", f"card {p1[-4:-2]} is dealt twice"
+    if kind == "unseated player":
+        return f"'{fold}'", "'p7 f'", "player 7 is not seated (6 players)"
+    return f"'{fold}'", f"'{fold[:-1]}xx'", "not a Texas hold'em action"
+
+
+MALFORMED = ("bad TOML", "unknown card", "card dealt twice", "unseated player", "unknown action")
+
+
+@pytest.mark.parametrize("kind", MALFORMED)
+def test_malformed_hands_are_rejected_with_file_hand_and_reason(kind: str, tmp_path: Path) -> None:
+    text = (PHH / "pluribus-31.phhs").read_text()
+    blocks = text.split("\n[")
+    spoiled = 5  # the table [6]
+    actions = tomllib.loads("[" + blocks[spoiled])["6"]["actions"]
+    old, new, reason = malformed(kind, actions)
+    assert old in blocks[spoiled]
+    blocks[spoiled] = blocks[spoiled].replace(old, new, 1)
+    path = tmp_path / "spoiled.phhs"
+    path.write_text("\n[".join(blocks))
+    summary, winners, rejects = run([path], tmp_path / "out")
+    assert len(rejects) == 1
+    row = rejects.iloc[0]
+    assert row["source"] == str(path)
+    assert row["source_row"] == "6"
+    assert row["reason"].startswith("hand 6: ")
+    assert reason in row["reason"]
+    assert int(row["line"]) == text[:text.index("\n[6]")].count("\n") + 2
+    _, clean, _ = run([PHH / "pluribus-31.phhs"], tmp_path / "clean")
+    assert winners["hand"].tolist() == [h for h in clean["hand"] if h != "6"]
+    assert summary["rows_read"] == 73
+
+
+def test_accounting_identity_and_carried_columns(tmp_path: Path) -> None:
+    summary, winners, rejects = run([PHH], tmp_path)
+    assert summary["rows_read"] == 312
+    assert summary["rows_read"] == (summary["rows_scored"] + summary["rows_without_showdown"]
+                                    + summary["rows_unknown_cards"] + summary["rows_rejected"])
+    assert summary["rows_rejected"] == len(rejects)
+    assert sum(i["rows"] for i in summary["inputs"]) == 312
+    assert len(winners) == summary["rows_scored"]
+    assert list(winners.columns[-4:]) == ["file", "hand", "players", "variant"]
+    assert winners["row"].astype(int).is_monotonic_increasing
+    assert summary["expected"]["mismatched"] == 0
+
+
+def checked_showdown() -> tuple[str, dict, dict]:
+    """The text of the first table of pluribus-31.phhs with a checked showdown and one winner."""
+    for block in (PHH / "pluribus-31.phhs").read_text().split("\n["):
+        block = "[" + block.lstrip("[")
+        document = next(iter(tomllib.loads(block).values()))
+        replayed = replay(document)
+        recorded = recorded_winners(document, replayed) if len(replayed["live"]) >= 2 else None
+        if recorded and " " not in recorded and recorded != "none":
+            return block, document, replayed
+    raise AssertionError("no checked showdown in the sample")
+
+
+def test_a_mismatch_with_the_recorded_chips_fails_the_run(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pipeline.cli import cli
+
+    hand, document, replayed = checked_showdown()
+    stacks = document["finishing_stacks"]
+    winner = recorded_winners(document, replayed)
+    loser = next(p for p in replayed["live"] if str(p + 1) != winner)
+    swapped = list(stacks)
+    swapped[int(winner) - 1], swapped[loser] = stacks[loser], stacks[int(winner) - 1]
+    path = tmp_path / "one.phhs"
+    path.write_text(hand.replace(str(stacks), str(swapped)))
+    result = CliRunner().invoke(cli, ["run", str(path), "-o", str(tmp_path / "out"), "-q"])
+    assert result.exit_code == 1
+    assert "disagree with the winners column" in result.output
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["expected"]["mismatched"] == 1
+
+
+def test_odd_syntax_goes_through_tomllib_and_gives_the_same_result(tmp_path: Path) -> None:
+    # The multi-line layout of the famous hands, a comment and a key with other spacing.
+    hand, _, _ = checked_showdown()
+    body = hand.partition("]\n")[2]
+    document = tomllib.loads(body)
+    odd = body.replace("variant = 'NT'", "variant='NT'  # no-limit")
+    odd = odd.replace("actions = [", "actions = [\n  # pre-flop\n ").replace("', '", "',\n  '")
+    assert tomllib.loads(odd) == document
+    shutil.copy(PHH / "pluribus-31.phhs", tmp_path / "x.phhs")
+    (tmp_path / "a.phh").write_text(body)
+    (tmp_path / "b.phh").write_text(odd)
+    _, plain, _ = run([tmp_path / "a.phh"], tmp_path / "a")
+    _, slow, _ = run([tmp_path / "b.phh"], tmp_path / "b")
+    assert plain.drop(columns=["file"]).equals(slow.drop(columns=["file"]))
+    assert len(plain) == 1
+
+
+def test_windows_line_ends_and_bad_bytes(tmp_path: Path) -> None:
+    text = (PHH / "pluribus-31.phhs").read_bytes()
+    (tmp_path / "crlf.phhs").write_bytes(text.replace(b"\n", b"\r\n"))
+    _, plain, _ = run([PHH / "pluribus-31.phhs"], tmp_path / "plain")
+    _, crlf, _ = run([tmp_path / "crlf.phhs"], tmp_path / "crlf")
+    assert crlf.drop(columns=["file"]).equals(plain.drop(columns=["file"]))
+    (tmp_path / "bad.phhs").write_bytes(text.replace(b"Gogo", b"G\xffgo", 1))
+    line = text[:text.index(b"Gogo")].count(b"\n") + 1
+    with pytest.raises(ValueError, match=f"bad.phhs: line {line}: bytes that are not UTF-8 text"):
+        run([tmp_path / "bad.phhs"], tmp_path / "bad")
