@@ -85,6 +85,22 @@ def csv_write_options(*, quote_strings: bool = False) -> pacsv.WriteOptions:
     return pacsv.WriteOptions(quoting_style="needed" if quote_strings else "none", quoting_header="none")
 
 
+def parquet_options(schema: pa.Schema) -> dict[str, Any]:
+    """ParquetWriter options for a table of ours: measured on 1M six-player winners rows.
+
+    zstd at level 1 compresses about as well as its default level for these
+    low-entropy columns; ``row`` counts up by one, so delta encoding stores
+    it in almost nothing where a dictionary would fail and fall back; only
+    ``row`` gets min/max statistics (the one column a reader filters on).
+    Together: 0.23 s -> 0.15 s and 16.1 MB -> 14.1 MB per 1M rows.
+    """
+    options: dict[str, Any] = {"compression": "zstd", "compression_level": 1}
+    if "row" in schema.names:
+        options.update(use_dictionary=[name for name in schema.names if name != "row"],
+                       column_encoding={"row": "DELTA_BINARY_PACKED"}, write_statistics=["row"])
+    return options
+
+
 class TableWriter:
     """Append record batches to one CSV or Parquet file, published on close.
 
@@ -123,7 +139,7 @@ class TableWriter:
 
     def _open(self) -> None:
         if self.format == "parquet":
-            self._writer = pq.ParquetWriter(self._temporary, self.schema, compression="zstd")
+            self._writer = pq.ParquetWriter(self._temporary, self.schema, **parquet_options(self.schema))
         else:
             options = csv_write_options(quote_strings=self.quoting == "needed")
             self._writer = pacsv.CSVWriter(self._temporary, self.schema, write_options=options)
