@@ -67,6 +67,9 @@ class _Progress:
               help="Game of the inputs; detected from their columns when omitted.")
 @click.option("--batch-rows", type=click.IntRange(min=1), default=readers.DEFAULT_BATCH_ROWS,
               show_default=True, help="Rows scored at a time; bounds memory.")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Scoring threads of the local engine (default: the cores this process may use; "
+                   "1: one thread doing everything in turn).  Outputs do not depend on it.")
 @click.option("--engine", type=click.Choice(ENGINES), default="local", show_default=True,
               help="local: this process.  dask: partitions on a dask cluster, winners as "
                    "OUTDIR/winners/part-*.  Needs pip install 'pokerpipe[dask]'.")
@@ -75,7 +78,7 @@ class _Progress:
                    "a local cluster when omitted.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
 def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | None,
-        batch_rows: int, engine: str, scheduler: str | None, quiet: bool) -> None:
+        batch_rows: int, threads: int | None, engine: str, scheduler: str | None, quiet: bool) -> None:
     """Score games files, contest files, deal archives or PHH hand histories into OUTDIR.
 
     INPUTS are CSV (also .gz, .bz2, .zst), Parquet, contest or PHH (.phh,
@@ -108,7 +111,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
 
     try:
         configured = Run(list(inputs), outdir, output_format=output_format, game=game,
-                         batch_rows=batch_rows, on_progress=progress, on_reject=reject)
+                         batch_rows=batch_rows, threads=threads, on_progress=progress, on_reject=reject)
         summary = configured.execute() if engine == "local" else \
             cluster.execute(configured, scheduler=scheduler)
     except PokerpipeError as error:

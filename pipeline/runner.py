@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +33,7 @@ from pipeline import holdem, larvis, phh, readers
 from pipeline.errors import InputError, UsageError
 from pipeline.publish import OutputSet
 from pipeline.statistics import Tally
+from pipeline.threads import available_cores, run_ordered
 from pipeline.writers import FORMATS, TableWriter, write_json, write_table
 
 EXPECTED_COLUMNS = {"larvis": larvis.EXPECTED_COLUMN, "holdem": readers.HOLDEM_EXPECTED}
@@ -318,13 +319,15 @@ class Run:
     output_format : "csv" or "parquet", for the winners table
     game : "larvis", "holdem" or None to detect it from the inputs
     batch_rows : rows per batch; bounds memory
+    threads : scoring threads of the local engine; None for the cores the
+        process may run on, 1 for one thread doing everything in turn
     on_progress : called with (rows read so far, rows per second)
     on_reject : called with one line per rejected row
     """
 
     def __init__(self, inputs: list[str | os.PathLike], outdir: str | os.PathLike, *,
                  output_format: str = "csv", game: str | None = None,
-                 batch_rows: int = readers.DEFAULT_BATCH_ROWS,
+                 batch_rows: int = readers.DEFAULT_BATCH_ROWS, threads: int | None = None,
                  on_progress: Callable[[int, float], None] | None = None,
                  on_reject: Callable[[str], None] | None = None) -> None:
         if output_format not in FORMATS:
@@ -333,6 +336,9 @@ class Run:
             raise UsageError(f"unknown game {game!r}: expected larvis or holdem")
         if batch_rows < 1:
             raise UsageError(f"batch_rows must be at least 1, got {batch_rows}")
+        if threads is not None and threads < 1:
+            raise UsageError(f"threads must be at least 1, got {threads}")
+        self.threads = threads or available_cores()
         OutputSet(outdir).check()  # before any input is read: a folder in the way says so at once
         self.sources = [readers.open_source(path) for path in readers.expand_inputs(inputs)]
         self.game = game or self._detect_game()
@@ -384,33 +390,57 @@ class Run:
         return self.scoring.process_batch(source, batch, offset)
 
     def execute(self) -> dict:
-        """Run every input through the pipeline here; return the summary written."""
+        """Run every input through the pipeline here; return the summary written.
+
+        Batches are read in this thread, scored on ``threads`` threads and
+        written by one more, in input order (:func:`pipeline.threads.run_ordered`):
+        the outputs do not depend on the number of threads.
+        """
         started = time.perf_counter()
         scoring = self.scoring
-        totals = Totals.empty(self.game)
-        inputs = []
+        per_source = [Totals.empty(self.game) for _ in self.sources]
+        first_rows: list[int] = []
         winners_name = f"winners.{self.output_format}"
-        next_row = 1
+
+        def read() -> Iterator[tuple[int, readers.Source, readers.Batch, int]]:
+            next_row = 1
+            for index, source in enumerate(self.sources):
+                first_rows.append(next_row)
+                span = 0
+                for batch in readers.read_batches(source, self.columns, batch_rows=self.batch_rows):
+                    span = max(span, batch_span(batch))
+                    yield index, source, batch, next_row - 1
+                next_row += span
+
+        def score(item: tuple[int, readers.Source, readers.Batch, int]) -> tuple[int, BatchOutcome]:
+            index, source, batch, offset = item
+            return index, scoring.process_batch(source, batch, offset)
+
         with OutputSet(self.outdir) as staged:
             with TableWriter(staged.path / winners_name, schema=scoring.results_schema(),
                              quote_strings=scoring.quote_winners) as winners, \
                     TableWriter(staged.path / "rejects.csv", schema=REJECT_SCHEMA,
                                 quote_strings=True) as rejects:
-                for source in self.sources:
-                    done = Totals.empty(self.game)
-                    for batch in readers.read_batches(source, self.columns, batch_rows=self.batch_rows):
-                        outcome = scoring.process_batch(source, batch, next_row - 1)
-                        winners.write(outcome.results)
-                        rejects.write(outcome.rejects)
-                        self.report_rejects(outcome.rejects)
-                        done += outcome.totals
-                        if self.on_progress:
-                            elapsed = time.perf_counter() - started
-                            read = totals.read + done.read
-                            self.on_progress(read, read / elapsed if elapsed else 0.0)
-                    inputs.append(source_record(source, next_row, done))
-                    totals += done
-                    next_row += done.span
+                read_so_far = 0
+
+                def write(scored: tuple[int, BatchOutcome]) -> None:
+                    nonlocal read_so_far
+                    index, outcome = scored
+                    winners.write(outcome.results)
+                    rejects.write(outcome.rejects)
+                    self.report_rejects(outcome.rejects)
+                    per_source[index] += outcome.totals
+                    read_so_far += outcome.totals.read
+                    if self.on_progress:
+                        elapsed = time.perf_counter() - started
+                        self.on_progress(read_so_far, read_so_far / elapsed if elapsed else 0.0)
+
+                run_ordered(read(), score, write, threads=self.threads)
+            totals = Totals.empty(self.game)
+            inputs = []
+            for source, first_row, done in zip(self.sources, first_rows, per_source):
+                inputs.append(source_record(source, first_row, done))
+                totals += done
             return self.finish(staged.path, totals, inputs, started=started, engine="local",
                                winners=winners_name)
 

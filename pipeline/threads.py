@@ -1,0 +1,84 @@
+"""Threads: a stream of batches read, scored and written at once, in input order.
+
+This module owns the local engine's use of several cores.  numpy and
+pyarrow release the GIL in their loops, so reading the next batch, scoring
+the ones after it and writing the one before can run side by side::
+
+    main thread      read 1   read 2   read 3   read 4   ...
+    score threads             score 1  score 2  score 3  ...   (up to ``threads`` at a time)
+    write thread                       write 1  write 2  ...   (one, in input order)
+
+Results are written strictly in the order the batches were read, so the
+outputs are byte for byte those of a single thread.  At most
+``threads + 4`` batches are in flight (read, scoring, queued
+and being written), so memory stays bounded by the
+batch size.  An exception in any stage stops the others and is raised in
+the caller's thread; queued work is cancelled, so nothing hangs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypeVar
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity), at least 1."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except (AttributeError, OSError):  # no affinity on this platform
+        return os.cpu_count() or 1
+
+
+def run_ordered(items: Iterable[Item], score: Callable[[Item], Result], write: Callable[[Result], None], *,
+                threads: int) -> None:
+    """Call ``write(score(item))`` for every item, in order, on up to ``threads`` scoring threads.
+
+    Parameters
+    ----------
+    items : iterable
+        Read lazily, in the calling thread.
+    score : callable
+        Run on the scoring threads; must not touch state shared with other
+        calls.
+    write : callable
+        Run on one writing thread, in the order of ``items``.
+    threads : int
+        1 runs everything in the calling thread, one item at a time.
+    """
+    if threads <= 1:
+        for item in items:
+            write(score(item))
+        return
+    scoring: deque[Future[Result]] = deque()
+    writing: deque[Future[None]] = deque()
+    with ThreadPoolExecutor(threads, thread_name_prefix="pokerpipe-score") as scorers, \
+            ThreadPoolExecutor(1, thread_name_prefix="pokerpipe-write") as writer:
+        try:
+            for item in items:
+                scoring.append(scorers.submit(score, item))
+                while len(scoring) > threads:
+                    _hand_on(scoring, writing, writer, write)
+            while scoring:
+                _hand_on(scoring, writing, writer, write)
+            while writing:
+                writing.popleft().result()
+        except BaseException:
+            for future in (*scoring, *writing):
+                future.cancel()
+            raise
+
+
+def _hand_on(scoring: deque[Future[Result]], writing: deque[Future[None]], writer: ThreadPoolExecutor,
+             write: Callable[[Result], None]) -> None:
+    """Pass the oldest scored batch to the writer, keeping at most two writes queued."""
+    result = scoring.popleft().result()
+    writing.append(writer.submit(write, result))
+    while len(writing) > 2:
+        writing.popleft().result()

@@ -1,0 +1,90 @@
+"""The local engine on several threads: the same outputs, byte for byte, whatever the thread count."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+
+import pytest
+
+from pipeline.cli import cli
+from pipeline.generate import generate
+from pipeline.threads import available_cores, run_ordered
+
+TIMING = ("elapsed_seconds", "rows_per_second")
+
+
+@pytest.fixture
+def archive_with_rejects(tmp_path):
+    path = tmp_path / "deals.csv"
+    generate(path, game="holdem", rows=30_000, players=5, seed=11)
+    lines = path.read_text().splitlines()
+    rng = random.Random(3)
+    for index in rng.sample(range(1, len(lines)), 200):
+        lines[index] = rng.choice(["Ah Ah 2c 3d 4s,5c 6c,,,,", "junk", lines[index].replace(" ", "", 1),
+                                   "", "x,y,z,w,v,u,t,s"])
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("output_format", ["csv", "parquet"])
+def test_outputs_do_not_depend_on_the_thread_count(runner, tmp_path, archive_with_rejects, output_format):
+    outputs = {}
+    for threads in (1, 2, 4):
+        out = tmp_path / f"out{threads}"
+        result = runner.invoke(cli, ["run", str(archive_with_rejects), "-o", str(out), "-q", "--format",
+                                     output_format, "--batch-rows", "1000", "--threads", str(threads)])
+        assert result.exit_code == 0, result.output
+        files = {p.name: p.read_bytes() for p in out.iterdir() if p.name != "summary.json"}
+        summary = json.loads((out / "summary.json").read_text())
+        for name in TIMING:
+            summary.pop(name)
+        outputs[threads] = files, summary
+    assert outputs[1][1]["rows_rejected"] > 0 and outputs[1][1]["rows_read"] > 29_000
+    assert outputs[2] == outputs[1] and outputs[4] == outputs[1]
+
+
+def test_run_ordered_keeps_the_order_and_uses_several_threads():
+    seen_threads = set()
+    written = []
+
+    def score(item: int) -> int:
+        seen_threads.add(threading.current_thread().name)
+        time.sleep(random.random() / 500)
+        return item * item
+
+    run_ordered(range(200), score, written.append, threads=4)
+    assert written == [i * i for i in range(200)]
+    assert len(seen_threads) > 1
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+@pytest.mark.parametrize("stage", ["read", "score", "write"])
+def test_a_failure_in_any_stage_is_raised_and_nothing_hangs(threads, stage):
+    def items():
+        for i in range(100):
+            if stage == "read" and i == 50:
+                raise KeyError("read")
+            yield i
+
+    def score(item):
+        if stage == "score" and item == 50:
+            raise KeyError("score")
+        return item
+
+    written = []
+
+    def write(item):
+        if stage == "write" and item == 50:
+            raise KeyError("write")
+        written.append(item)
+
+    with pytest.raises(KeyError, match=stage):
+        run_ordered(items(), score, write, threads=threads)
+    assert written == list(range(len(written))) and len(written) <= 50
+
+
+def test_the_default_is_the_cores_this_process_may_use():
+    assert 1 <= available_cores()
