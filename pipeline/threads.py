@@ -58,15 +58,27 @@ def run_ordered(items: Iterable[Item], score: Callable[[Item], Result], write: C
         return
     scoring: deque[Future[Result]] = deque()
     writing: deque[Future[None]] = deque()
+    failed = False  # set by the writer thread alone: once a write fails, the later ones do not run
+
+    def write_in_order(result: Result) -> None:
+        nonlocal failed
+        if failed:
+            return
+        try:
+            write(result)
+        except BaseException:
+            failed = True
+            raise
+
     with ThreadPoolExecutor(threads, thread_name_prefix="pokerpipe-score") as scorers, \
             ThreadPoolExecutor(1, thread_name_prefix="pokerpipe-write") as writer:
         try:
             for item in items:
                 scoring.append(scorers.submit(score, item))
                 while len(scoring) > threads:
-                    _hand_on(scoring, writing, writer, write)
+                    _hand_on(scoring, writing, writer, write_in_order)
             while scoring:
-                _hand_on(scoring, writing, writer, write)
+                _hand_on(scoring, writing, writer, write_in_order)
             while writing:
                 writing.popleft().result()
         except BaseException:
