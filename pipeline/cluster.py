@@ -13,8 +13,13 @@ Partitions
 ----------
 * A Parquet file is cut into runs of consecutive row groups of about
   ``partition_rows`` rows (one partition if it has a single row group).
-* A CSV or contest file is one partition: its rows are numbered by line,
-  and where a line starts is only known by reading the file before it.
+* A plain (uncompressed) CSV file is cut into byte ranges of about
+  ``partition_bytes`` at line ends (:func:`pipeline.readers.csv_byte_ranges`,
+  a few bytes read per cut).  A first cheap pass on the cluster counts the
+  line ends of every range, so each range knows the number of its first
+  line and numbers its rows exactly as the local engine does.
+* A compressed CSV or a contest file is one partition: where a line starts
+  is only known by reading the file before it.
 
 Row numbers continue from one file to the next.  A Parquet file's span is
 in its metadata; the span of a CSV or contest file that other files follow
@@ -52,6 +57,7 @@ from pipeline.runner import REJECT_SCHEMA, Run, Scoring, Totals, batch_span, sou
 from pipeline.writers import TableWriter
 
 DEFAULT_PARTITION_ROWS = 1 << 20
+DEFAULT_PARTITION_BYTES = 32 << 20  # about 650,000 six-player deals of CSV
 WINNERS_FOLDER = "winners"
 INSTALL_HINT = "the dask engine needs dask.distributed: pip install 'pokerpipe[dask]'"
 
@@ -63,6 +69,7 @@ class Partition:
     index: int
     source: int  # place of the file among the run's sources
     row_groups: range | None = None
+    byte_range: tuple[int, int] | None = None  # (start, stop) of a plain CSV file
 
 
 @dataclass
@@ -83,12 +90,19 @@ def require_dask():
     return distributed
 
 
-def plan(run: Run, partition_rows: int = DEFAULT_PARTITION_ROWS) -> list[Partition]:
+def plan(run: Run, partition_rows: int = DEFAULT_PARTITION_ROWS,
+         partition_bytes: int = DEFAULT_PARTITION_BYTES) -> list[Partition]:
     """Cut a run's sources into partitions, in input order."""
     if partition_rows < 1:
         raise UsageError(f"partition_rows must be at least 1, got {partition_rows}")
+    if partition_bytes < 1:
+        raise UsageError(f"partition_bytes must be at least 1, got {partition_bytes}")
     partitions: list[Partition] = []
     for place, source in enumerate(run.sources):
+        if readers.splittable(source):
+            for byte_range in readers.csv_byte_ranges(source, target_bytes=partition_bytes):
+                partitions.append(Partition(len(partitions), place, byte_range=byte_range))
+            continue
         if source.format != "parquet":
             partitions.append(Partition(len(partitions), place))
             continue
@@ -116,18 +130,21 @@ def _readable(source: readers.Source) -> readers.Source:
 
 
 def score_partition(scoring: Scoring, source: readers.Source, partition: Partition, offset: int,
-                    batch_rows: int, part_path: str, delay: float = 0.0) -> PartResult:
+                    batch_rows: int, part_path: str, delay: float = 0.0, first_line: int = 1) -> PartResult:
     """The task of one partition: read, score, write its winners part, return rejects and totals.
 
     Pure and idempotent: run again, it writes the same part under the same name.
-    ``delay`` (seconds, before anything is published) only slows the task, for tests.
+    ``first_line`` numbers the first line of a byte range.  ``delay``
+    (seconds, before anything is published) only slows the task, for tests.
     """
+    byte_range = None if partition.byte_range is None else readers.ByteRange(*partition.byte_range,
+                                                                            first_line=first_line)
     totals = Totals.empty(scoring.game)
     rejects = []
     with TableWriter(part_path, schema=scoring.results_schema(),
                      quote_strings=scoring.quote_winners) as winners:
         for batch in readers.read_batches(_readable(source), scoring.columns, batch_rows=batch_rows,
-                                          row_groups=partition.row_groups):
+                                          row_groups=partition.row_groups, byte_range=byte_range):
             outcome = scoring.process_batch(source, batch, offset)
             winners.write(outcome.results)
             if outcome.rejects.num_rows:
@@ -151,6 +168,11 @@ def _add(base: int, *spans: int) -> int:
     return base + sum(spans)
 
 
+def range_line_ends(source: readers.Source, byte_range: tuple[int, int]) -> int:
+    """The first pass of a byte range: how many lines end in it."""
+    return readers.count_line_ends(_readable(source), *byte_range)
+
+
 def _clear_parts(folder: Path) -> None:
     """Remove the temporary files of tasks killed with their worker."""
     for path in folder.iterdir():
@@ -159,6 +181,7 @@ def _clear_parts(folder: Path) -> None:
 
 
 def execute(run: Run, *, scheduler=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
+            partition_bytes: int = DEFAULT_PARTITION_BYTES,
             n_workers: int | None = None, task_delay: float = 0.0) -> dict:
     """Run ``run`` on a dask cluster; write the outputs and return the summary.
 
@@ -169,6 +192,7 @@ def execute(run: Run, *, scheduler=None, partition_rows: int = DEFAULT_PARTITION
         ``distributed.Client``, or None for a local cluster of ``n_workers``
         processes (one thread each; default: one per core)
     partition_rows : rows of Parquet row groups grouped into one partition
+    partition_bytes : bytes of plain CSV in one partition, about
     task_delay : seconds each partition task waits; for tests only
 
     Raises ValueError on bad input (as the local engine does), an
@@ -177,7 +201,7 @@ def execute(run: Run, *, scheduler=None, partition_rows: int = DEFAULT_PARTITION
     """
     distributed = require_dask()
     started = time.perf_counter()
-    partitions = plan(run, partition_rows)
+    partitions = plan(run, partition_rows, partition_bytes)
     with OutputSet(run.outdir) as staged:
         folder = staged.path / WINNERS_FOLDER
         folder.mkdir()
@@ -234,10 +258,21 @@ def _submit_and_gather(distributed, client, run: Run, partitions: list[Partition
         elif place < last:
             pending.append(client.submit(source_span, source, run.columns, run.batch_rows,
                                          key=f"pokerpipe-span-{token}-{place}"))
+    first_lines: dict[int, object] = {}  # partition index -> its first line (an int or a future)
+    ends: list = []  # line-end counts of the byte ranges of the current source, in order
+    for p in partitions:
+        if p.byte_range is None:
+            continue
+        if p.byte_range[0] == 0:
+            ends = []
+        first_lines[p.index] = 1 if not ends else client.submit(
+            _add, 1, *ends, key=f"pokerpipe-first-line-{token}-{p.index}")
+        ends.append(client.submit(range_line_ends, run.sources[p.source], p.byte_range,
+                                  key=f"pokerpipe-lines-{token}-{p.index}"))
     futures = [
         client.submit(score_partition, scoring, run.sources[p.source], p, offsets[p.source],
                       run.batch_rows, str(folder / part_name(p.index, run.output_format)), task_delay,
-                      key=f"pokerpipe-score-{token}-{p.index}")
+                      first_lines.get(p.index, 1), key=f"pokerpipe-score-{token}-{p.index}")
         for p in partitions]
     results: dict[int, PartResult] = {}
     read = 0
@@ -250,7 +285,8 @@ def _submit_and_gather(distributed, client, run: Run, partitions: list[Partition
                 elapsed = time.perf_counter() - started
                 run.on_progress(read, read / elapsed if elapsed else 0.0)
     except BaseException:
-        client.cancel(futures + pending + [o for o in offsets if not isinstance(o, int)])
+        client.cancel(futures + pending + [o for o in offsets if not isinstance(o, int)]
+                      + [f for f in first_lines.values() if not isinstance(f, int)])
         raise
     return results
 

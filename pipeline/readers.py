@@ -292,18 +292,23 @@ def _csv_header(path: Path, compression: str | None) -> tuple[str, ...]:
 
 def read_batches(source: Source, columns: tuple[str, ...], *,
                  batch_rows: int = DEFAULT_BATCH_ROWS,
-                 row_groups: range | None = None) -> Iterator[Batch]:
+                 row_groups: range | None = None,
+                 byte_range: ByteRange | None = None) -> Iterator[Batch]:
     """Read the given columns of a source in batches of about ``batch_rows`` rows.
 
     Columns the source lacks come back as nulls (an empty hold'em seat).
     ``row_groups``, for Parquet only, reads just that range of row groups;
-    their rows keep the numbers they have in the whole file.
+    their rows keep the numbers they have in the whole file.  ``byte_range``,
+    for plain CSV only, reads the lines of that range (see
+    :func:`csv_byte_ranges`), numbered as in the whole file.
     Raises ValueError naming the file, the place and the reason when the
     file cannot be read on (a truncated archive, a line longer than the
     read block, bytes that are not text).
     """
     if row_groups is not None and source.format != "parquet":
         raise InputError(f"{source.path}: only Parquet files are read by row group")
+    if byte_range is not None and not splittable(source):
+        raise InputError(f"{source.path}: only plain CSV files are read by byte range")
     if source.format == "parquet":
         yield from _parquet_batches(source, columns, batch_rows, row_groups)
     elif source.format == "contest":
@@ -313,7 +318,79 @@ def read_batches(source: Source, columns: tuple[str, ...], *,
 
         yield from phh.read_batches(source, batch_rows=batch_rows)
     else:
-        yield from _csv_batches(source, columns, batch_rows)
+        yield from _csv_batches(source, columns, batch_rows, byte_range)
+
+
+@dataclass(frozen=True)
+class ByteRange:
+    """Whole lines of a plain CSV file: bytes ``start`` to ``stop`` and the number of the first line.
+
+    ``first_line`` is 1 for the range at the start of the file (its first
+    line is the header, which the reader skips).
+    """
+
+    start: int
+    stop: int
+    first_line: int = 1
+
+
+def splittable(source: Source) -> bool:
+    """Whether a source can be read by byte range: plain (uncompressed) CSV."""
+    return source.format == "csv" and source.compression is None
+
+
+def csv_byte_ranges(source: Source, *, target_bytes: int) -> list[tuple[int, int]]:
+    """Cut a plain CSV file into (start, stop) byte ranges of about ``target_bytes``, at line ends.
+
+    Each cut is placed just after the first line end at or beyond a multiple
+    of ``target_bytes``; a ``\\r\\n`` is never split.  Reads a few bytes per
+    cut, not the file.
+    """
+    size = source.size
+    cuts = [0]
+    with open(source.path, "rb") as handle:
+        position = target_bytes
+        while position < size:
+            cut = _next_line_start(handle, position)
+            if cut is None or cut >= size:
+                break
+            cuts.append(cut)
+            position = cut + target_bytes
+    cuts.append(size)
+    return list(zip(cuts[:-1], cuts[1:]))
+
+
+def _next_line_start(handle, position: int) -> int | None:
+    """Where the first line starting after byte ``position`` begins; None past the last line end."""
+    handle.seek(position)
+    scanned = position
+    while chunk := handle.read(1 << 16):
+        found = _first_end(chunk)
+        if found < 0:
+            scanned += len(chunk)
+            continue
+        cut = scanned + found + 1
+        if chunk[found:found + 1] == b"\r":  # a \r\n is one line end: never cut between them
+            handle.seek(cut)
+            if handle.read(1) == b"\n":
+                cut += 1
+        return cut
+    return None
+
+
+def count_line_ends(source: Source, start: int, stop: int) -> int:
+    """Line ends in bytes ``start`` to ``stop`` of a plain file: the cheap first pass of a range."""
+    ends = 0
+    with open(source.path, "rb") as handle:
+        handle.seek(start)
+        remaining = stop - start
+        while remaining > 0:
+            block = handle.read(min(CSV_BLOCK_BYTES, remaining))
+            if not block:
+                break
+            remaining -= len(block)
+            ends += _line_ends(block)
+    return ends
 
 
 def _as_strings(table: pa.Table, columns: tuple[str, ...]) -> pa.Table:
@@ -358,7 +435,8 @@ def _parquet_batches(source: Source, columns: tuple[str, ...], batch_rows: int,
         raise InputError(f"{source.path}: cannot read past row {done}: {error}") from None
 
 
-def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> Iterator[Batch]:
+def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int,
+                 byte_range: ByteRange | None = None) -> Iterator[Batch]:
     present = [name for name in columns if name in source.columns]
     # The header was read by _csv_header: its names are used as they are there.
     read_options = pacsv.ReadOptions(use_threads=False, column_names=list(source.columns),
@@ -373,7 +451,7 @@ def _csv_batches(source: Source, columns: tuple[str, ...], batch_rows: int) -> I
     skipped: list[tuple[int, str, int]] = []
     bad_lines: dict[int, tuple[str, str]] = {}
     pending = 0
-    for first_line, piece, count, bad in LineSplitter(source).pieces():
+    for first_line, piece, count, bad in LineSplitter(source, byte_range).pieces():
         bad_lines.update(bad)
         table, piece_lines, piece_skipped = _parse_piece(piece, first_line, count, read_options,
                                                          convert_options, delimiter)
@@ -461,17 +539,20 @@ class LineSplitter:
       replacement characters).
     """
 
-    def __init__(self, source: Source) -> None:
+    def __init__(self, source: Source, byte_range: ByteRange | None = None) -> None:
         self.source = source
+        self.byte_range = byte_range
 
     def pieces(self) -> Iterator[tuple[int, bytes, int, dict[int, tuple[str, str]]]]:
         """Yield (first line number, whole lines as bytes, their count,
         {line: (text, reason)} of the lines replaced)."""
         path = self.source.path
-        line = 2  # the first data line; the header is line 1
+        part = self.byte_range
+        line = 2 if part is None or part.start == 0 else part.first_line  # the header is line 1
         try:
-            with pa.input_stream(str(path), compression=self.source.compression) as stream:
-                carry = self._after_header(stream)
+            with pa.input_stream(str(path), compression=self.source.compression) as whole:
+                stream = whole if part is None else _Window(whole, part.start, part.stop)
+                carry = self._after_header(stream) if part is None or part.start == 0 else b""
                 skipping: list | None = None  # [line, length, head] of an over-long line
                 replaced: dict[int, tuple[str, str]] = {}
                 at_end = False
@@ -562,6 +643,20 @@ class LineSplitter:
                 replaced[number] = (piece[start:end].decode("utf-8", errors="replace"),
                                     "bytes that are not UTF-8 text")
                 piece = piece[:start] + _STAND_IN.rstrip(b"\n") + piece[end:]
+
+
+class _Window:
+    """Bytes ``start`` to ``stop`` of a seekable stream, read like a stream of their own."""
+
+    def __init__(self, stream: pa.NativeFile, start: int, stop: int) -> None:
+        stream.seek(start)
+        self._stream = stream
+        self._remaining = stop - start
+
+    def read(self, size: int) -> bytes:
+        data = self._stream.read(min(size, self._remaining)) if self._remaining > 0 else b""
+        self._remaining -= len(data)
+        return data
 
 
 _STAND_IN = b" \n"  # replaces a line that never reaches pyarrow

@@ -160,3 +160,40 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_no_row(client, holdem_arch
     assert winners["row"].tolist() == list(range(1, 4001))
     assert summary["rows_read"] == summary["rows_scored"] == 4000
     assert_same_run(tmp_path / "local", tmp_path / "dask", "parquet")
+
+
+@pytest.fixture(scope="module")
+def big_csv(tmp_path_factory) -> Path:
+    """One plain CSV with bad rows, blank lines and every kind of line end, to be cut by byte range."""
+    path = tmp_path_factory.mktemp("big") / "deals.csv"
+    generate(path, game="holdem", rows=6000, players=6, seed=9)
+    lines = path.read_bytes().split(b"\n")
+    for index in range(500, len(lines) - 1, 997):
+        lines[index] = b"As Ks Qs Js Ts,2c 3c,,,,xx,"
+    for index in range(700, len(lines) - 1, 1499):
+        lines[index] = b""
+    text = b"\n".join(lines[:3000]) + b"\r\n" + b"\r\n".join(lines[3000:4000]) + b"\r" + \
+        b"\n".join(lines[4000:])
+    path.write_bytes(text)
+    return path
+
+
+@pytest.mark.parametrize("partition_bytes", [40_000, 10**9])
+def test_one_csv_cut_into_byte_ranges_gives_the_local_run(client, tmp_path, big_csv, partition_bytes):
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    Run([big_csv], local, threads=1, batch_rows=700).execute()
+    run = Run([big_csv], dask, batch_rows=700)
+    partitions = cluster.plan(run, partition_bytes=partition_bytes)
+    assert (len(partitions) == 1) == (partition_bytes > big_csv.stat().st_size)
+    summary = cluster.execute(run, scheduler=client, partition_bytes=partition_bytes)
+    assert summary["cluster"]["partitions"] == len(partitions)
+    assert summary["rows_rejected"] > 0
+    assert_same_run(local, dask, "csv")
+
+
+def test_byte_ranges_then_more_files_keep_numbering_rows(client, tmp_path, big_csv, holdem_archive):
+    inputs = [big_csv, holdem_archive / "b.parquet", holdem_archive / "a.csv"]
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    Run(inputs, local).execute()
+    cluster.execute(Run(inputs, dask), scheduler=client, partition_bytes=50_000)
+    assert_same_run(local, dask, "csv")
