@@ -34,11 +34,12 @@ test: $(STAMP)
 test-all: $(STAMP)
 	$(BIN)/python -m pytest -q -m ''
 
-## Benchmark the scoring against eval7, treys and phevaluator, the exhaustive 7-card run, PHH against pokerkit
+## Benchmark scoring against eval7, treys, phevaluator; runs on one core, all cores, dask; PHH against pokerkit
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/bench_keys.py
 	$(BIN)/python bench/bench_run.py
+	$(BIN)/python bench/bench_cores.py
 	$(BIN)/python bench/bench_phh.py
 
 ## Execute every notebook headless

@@ -93,30 +93,33 @@ class Tally:
         tally = cls(categories)
         size = len(categories)
         cells = (MAX_SEATS + 1) * size
-        hand_categories = np.asarray(hand_categories, dtype=np.int64)
+        hand_categories = np.asarray(hand_categories)
         seats, n = hand_categories.shape
         seated = hand_categories >= 0
-        players = np.zeros(n, dtype=np.int64)
-        winner_count = np.zeros(n, dtype=np.int64)
+        # Small integer types throughout: these arrays are seats x batch rows.
+        players = np.zeros(n, dtype=np.int8)
+        winner_count = np.zeros(n, dtype=np.int8)
         for seat in range(seats):
             players += seated[seat]
             winner_count += winning_seats[seat]
         tied = winner_count > 1
-        base = players * size
-        codes = base + hand_categories  # cell of each hand: [players, category]
-        tally.hands = np.bincount(codes[seated], minlength=cells).reshape(MAX_SEATS + 1, size)
-        # Wins and ties in one count: a tied hand's cell is shifted past the wins.
-        won = np.bincount((codes + tied * cells)[winning_seats], minlength=2 * cells)
-        tally.wins = won[:cells].reshape(MAX_SEATS + 1, size)
-        tally.ties = won[cells:].reshape(MAX_SEATS + 1, size)
-        first = np.full(n, -1, dtype=np.int64)
+        base = players.astype(np.int16) * size
+        # One count for every seated hand: its cell [players, category], moved
+        # one block of cells up if it won alone and two if it tied for the win.
+        outcome = (winning_seats * (1 + tied)).astype(np.int16) * cells
+        codes = np.where(seated, base + hand_categories + outcome, 3 * cells)
+        counted = np.bincount(codes.ravel(), minlength=3 * cells + 1)[:3 * cells].reshape(3, cells)
+        tally.hands = counted.sum(axis=0).reshape(MAX_SEATS + 1, size)
+        tally.wins = counted[1].reshape(MAX_SEATS + 1, size)
+        tally.ties = counted[2].reshape(MAX_SEATS + 1, size)
+        first = np.full(n, -1, dtype=np.int16)
         for seat in reversed(range(seats)):
             first = np.where(seated[seat], hand_categories[seat], first)
         has_first = first >= 0
         tally.first_seat = np.bincount(base[has_first] + first[has_first],
                                        minlength=cells).reshape(MAX_SEATS + 1, size)
         if winning_category is None:
-            winning_category = np.full(n, -1, dtype=np.int64)
+            winning_category = np.full(n, -1, dtype=np.int16)
             for seat in reversed(range(seats)):
                 winning_category = np.where(winning_seats[seat], hand_categories[seat], winning_category)
         has_winner = winner_count > 0
