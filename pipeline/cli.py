@@ -76,9 +76,12 @@ class _Progress:
 @click.option("--scheduler", metavar="ADDRESS",
               help="Dask scheduler to use, like tcp://host:8786 (with --engine dask); "
                    "a local cluster when omitted.")
+@click.option("--best-five", is_flag=True,
+              help="Add each hand's best five cards (pN_best) and its description (pN_hand).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
 def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | None,
-        batch_rows: int, threads: int | None, engine: str, scheduler: str | None, quiet: bool) -> None:
+        batch_rows: int, threads: int | None, engine: str, scheduler: str | None, best_five: bool,
+        quiet: bool) -> None:
     """Score games files, contest files, deal archives or PHH hand histories into OUTDIR.
 
     INPUTS are CSV (also .gz, .bz2, .zst), Parquet, contest or PHH (.phh,
@@ -111,7 +114,8 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
 
     try:
         configured = Run(list(inputs), outdir, output_format=output_format, game=game,
-                         batch_rows=batch_rows, threads=threads, on_progress=progress, on_reject=reject)
+                         best_five=best_five, batch_rows=batch_rows, threads=threads, on_progress=progress,
+                         on_reject=reject)
         summary = configured.execute() if engine == "local" else \
             cluster.execute(configured, scheduler=scheduler)
     except PokerpipeError as error:
