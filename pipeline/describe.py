@@ -26,13 +26,14 @@ RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "
               "King", "Ace")
 RANK_PLURALS = tuple(name + ("es" if name == "Six" else "s") for name in RANK_NAMES)
 ROYAL_FLUSH = "Royal Flush"
+COLUMN_SUFFIXES = ("_best", "_hand")  # of the columns --best-five adds
 _SEPARATOR = " "
 _RANK_BYTES = np.frombuffer(cards.RANKS.encode(), dtype=np.uint8)
 _SUIT_BYTES = np.frombuffer(cards.SUITS.encode(), dtype=np.uint8)
 _TEXT_WIDTH = 3 * holdem.BEST_OF - 1  # "Kh Kd Kc 7s 7h"
 # Four suit bits -> the highest suit present (spades first), 0 when none.
 _HIGHEST_SUIT = np.array([max((s for s in range(4) if bits >> s & 1), default=0) for bits in range(16)],
-                         dtype=np.uint8)
+                         dtype=np.int64)
 
 
 def describe(category: str, pattern: list[int], *, names: tuple[str, ...] = tuple(holdem.CATEGORIES)) -> str:
@@ -202,11 +203,12 @@ def _card_mask(columns: list[np.ndarray]) -> np.ndarray:
 
 @cache
 def _pattern_shifts() -> np.ndarray:
-    # Per place, the bit offset (4 * rank) of each key's rank there: (5, 7463) uint64.
-    return np.ascontiguousarray(holdem_patterns().T.astype(np.uint64) << np.uint64(2))
+    # Per place, the bit offset (4 * rank) of each key's rank there: (5, 7463) int64.
+    return np.ascontiguousarray(holdem_patterns().T.astype(np.int64) << 2)
 
 
 _CLEAR = ~holdem._CARD_BIT
+_CACHE_ROWS = 1 << 15
 _FLUSH = list(holdem.CATEGORIES).index(holdem.Category.FLUSH)
 _STRAIGHT_FLUSH = list(holdem.CATEGORIES).index(holdem.Category.STRAIGHT_FLUSH)
 
@@ -223,11 +225,19 @@ def _best_of(mask: np.ndarray, keys: np.ndarray, columns: list[np.ndarray]) -> n
         counts = sum(holdem._suit_counts(column[flush]) for column in columns)
         suit = holdem._flush_suit()[counts].astype(np.uint64)
         mask[flush] &= np.uint64(0x1111111111111) << suit
-    for place in range(holdem.BEST_OF):
-        shift = shifts[place][keys]
-        code = shift.astype(np.uint8) + _HIGHEST_SUIT[(mask >> shift) & np.uint64(15)]
-        best[place] = code
-        mask &= _CLEAR[code]
+    # Indices kept as intp throughout: numpy converts any other index array
+    # before every look-up, a whole extra pass each time.  Rows go in chunks
+    # small enough that the ten passes over each stay in cache.
+    keys = keys.astype(np.intp)
+    for start in range(0, len(keys), _CACHE_ROWS):
+        rows = slice(start, start + _CACHE_ROWS)
+        chunk_keys, chunk_mask = keys[rows], mask[rows]
+        for place in range(holdem.BEST_OF):
+            shift = shifts[place][chunk_keys]
+            suits = ((chunk_mask >> shift.view(np.uint64)) & np.uint64(15)).view(np.int64)
+            code = shift + _HIGHEST_SUIT[suits]
+            best[place, rows] = code
+            chunk_mask &= _CLEAR[code]
     return best.T
 
 
@@ -238,21 +248,37 @@ def cards_text(codes: np.ndarray, *, present: np.ndarray | None = None) -> pa.Ar
     ['As Ah 2c 2d 2h']
     """
     n = len(codes)
-    # Built one byte column at a time (each contiguous), then turned row-major once.
-    text = np.full((_TEXT_WIDTH, n), ord(_SEPARATOR), dtype=np.uint8)
-    for place in range(codes.shape[1]):
-        code = np.ascontiguousarray(codes[:, place])
-        text[3 * place] = _RANK_BYTES[code >> 2]
-        text[3 * place + 1] = _SUIT_BYTES[code & 3]
-    text = np.ascontiguousarray(text.T)
+    # A row's 14 bytes are written as three little-endian words, 8 + 4 + 2
+    # bytes ("Kh Kd Kc", " 7s ", "7h"), each looked up by card code.
+    words = np.empty(n, dtype=np.dtype([("head", "<u8"), ("middle", "<u4"), ("tail", "<u2")]))
+    head, middle, tail = _text_words()
+    columns = [np.ascontiguousarray(codes[:, place]) for place in range(holdem.BEST_OF)]
+    first = head[0][columns[0]]
+    first |= head[1][columns[1]]
+    first |= head[2][columns[2]]
+    words["head"] = first
+    words["middle"] = middle[columns[3]]
+    words["tail"] = tail[columns[4]]
     offsets = np.arange(n + 1, dtype=np.int32) * _TEXT_WIDTH
     validity = None
     null_count = 0
     if present is not None and not present.all():
         validity = pa.py_buffer(np.packbits(present, bitorder="little"))
         null_count = int((~present).sum())
-    return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(text.ravel()), validity,
-                                       null_count)
+    return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(words), validity, null_count)
+
+
+@cache
+def _text_words() -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """Per card code: its share of a row's first 8 bytes in each of three
+    places, and the middle (4 bytes) and last (2 bytes) words."""
+    code = np.arange(len(cards.CARD_TEXT))
+    text = _RANK_BYTES[code >> 2].astype(np.uint64) | _SUIT_BYTES[code & 3].astype(np.uint64) << np.uint64(8)
+    space = np.uint64(ord(_SEPARATOR))
+    head = [text | space << np.uint64(16), (text | space << np.uint64(16)) << np.uint64(24),
+            text << np.uint64(48)]
+    middle = (space | text << np.uint64(8) | space << np.uint64(24)).astype(np.uint32)
+    return head, middle, text.astype(np.uint16)
 
 
 def deal_columns(board: np.ndarray, holes: np.ndarray, keys: np.ndarray, seated: np.ndarray,
