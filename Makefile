@@ -34,12 +34,13 @@ test: $(STAMP)
 test-all: $(STAMP)
 	$(BIN)/python -m pytest -q -m ''
 
-## Benchmark the scoring against eval7, treys and phevaluator, the exhaustive 7-card run, PHH against pokerkit
+## Benchmark the scoring against eval7, treys and phevaluator, the exhaustive 7-card run, PHH against pokerkit, equity
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/bench_keys.py
 	$(BIN)/python bench/bench_run.py
 	$(BIN)/python bench/bench_phh.py
+	$(BIN)/python bench/bench_equity.py
 
 ## Execute every notebook headless
 notebooks: $(STAMP)
