@@ -182,7 +182,7 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
             raise BadInput(str(error)) from None
         for seat, hand in enumerate(hands):
             spread = "" if result.exact[0] else f" ± {result.se[0, seat]:.4f}"
-            click.echo(f"{equities._cards_text(hand)}  {result.equity[0, seat]:.4f}{spread}")
+            click.echo(f"{equities.spaced_cards(hand)}  {result.equity[0, seat]:.4f}{spread}")
         how = "every run-out" if result.exact[0] else f"random run-outs, seed {seed}"
         click.echo(f"{int(result.runouts[0]):,} {how}", err=True)
         return

@@ -412,10 +412,10 @@ def _seat_keys(table: np.ndarray, fixed_index: np.ndarray, fixed_suits: np.ndarr
 # --- one deal given on the command line --------------------------------------
 
 
-def _cards_text(text: str) -> str:
+def spaced_cards(text: str) -> str:
     """Cards written with or without spaces, as the readers take them.
 
-    >>> _cards_text("AhAs"), _cards_text(" Qs Jh  2c "), _cards_text("")
+    >>> spaced_cards("AhAs"), spaced_cards(" Qs Jh  2c "), spaced_cards("")
     ('Ah As', 'Qs Jh 2c', '')
     """
     packed = "".join(text.split())
@@ -446,7 +446,7 @@ def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAM
     """
     if not 1 <= len(hands) <= holdem.MAX_PLAYERS:
         raise InputError(f"{len(hands)} hands: give 1 to {holdem.MAX_PLAYERS}")
-    spots = parse_spots(pa.array([_cards_text(board)]), [pa.array([_cards_text(hand)]) for hand in hands])
+    spots = parse_spots(pa.array([spaced_cards(board)]), [pa.array([spaced_cards(hand)]) for hand in hands])
     if spots.reasons[0] is not None:
         raise InputError(spots.reasons[0])
     return equities(spots, samples=samples, seed=seed, exact=exact)
