@@ -311,3 +311,18 @@ def test_a_larvis_file_is_refused(runner, tmp_path, write_csv):
     result = runner.invoke(cli, ["equity", str(path), "-o", str(tmp_path / "out")])
     assert result.exit_code == 1 and "board column" in result.output
     assert not (tmp_path / "out" / "summary.json").exists()
+
+
+def test_outputs_are_published_as_one_set(runner, tmp_path, write_csv):
+    good = write_csv("good.csv", "board,p1,p2\nQs Jh 2c,Ah As,Kd Kc\n")
+    out = tmp_path / "out"
+    assert runner.invoke(cli, ["equity", str(good), "-o", str(out), "--format", "parquet"]).exit_code == 0
+    assert sorted(path.name for path in out.iterdir()) == ["equity.parquet", "rejects.csv", "summary.json"]
+    # A second run replaces the whole set: no equity.parquet left beside the new equity.csv.
+    assert runner.invoke(cli, ["equity", str(good), "-o", str(out)]).exit_code == 0
+    assert sorted(path.name for path in out.iterdir()) == ["equity.csv", "rejects.csv", "summary.json"]
+    # A folder holding anything else is refused before any input is read, and left as it was.
+    (out / "notes.txt").write_text("mine")
+    result = runner.invoke(cli, ["equity", str(good), "-o", str(out)])
+    assert result.exit_code == 1 and "notes.txt" in result.output
+    assert (out / "notes.txt").read_text() == "mine" and (out / "equity.csv").exists()
