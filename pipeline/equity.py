@@ -490,6 +490,10 @@ class EquityRun:
         OutputSet(outdir).check()  # before any input is read, as run does
         self.sources = [readers.open_source(path) for path in readers.expand_inputs(inputs)]
         for source in self.sources:
+            if source.format == "phh":
+                # A PHH hand is scored at its showdown, with a full board: nothing left to run out.
+                raise InputError(f"{source.path}: equity reads deal tables and contest files, "
+                                 f"not PHH hand histories")
             if "board" not in source.columns or not source.seats():
                 raise InputError(f"{source.path}: equity needs a hold'em archive: a board column and "
                                  f"player columns p1..p10")

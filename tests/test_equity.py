@@ -16,6 +16,8 @@ import pytest
 from pipeline import cards, equity, holdem
 from pipeline.cli import cli
 
+from .conftest import RAW
+
 RANKS = "23456789TJQKA"
 DECK = [r + s for r in RANKS for s in "cdhs"]
 
@@ -304,6 +306,11 @@ def test_archive_equity_is_the_same_in_any_batch_size(tmp_path, write_csv):
         tables.append(pd.read_csv(out / "equity.csv"))
     pd.testing.assert_frame_equal(tables[0], tables[1])
     assert tables[0]["row"].tolist() == list(range(1, 41))
+
+
+def test_phh_histories_are_refused(runner, tmp_path):
+    result = runner.invoke(cli, ["equity", str(RAW / "phh"), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 1 and "not PHH hand histories" in result.output
 
 
 def test_a_larvis_file_is_refused(runner, tmp_path, write_csv):
