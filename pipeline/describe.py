@@ -26,7 +26,6 @@ RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "
               "King", "Ace")
 RANK_PLURALS = tuple(name + ("es" if name == "Six" else "s") for name in RANK_NAMES)
 ROYAL_FLUSH = "Royal Flush"
-COLUMN_SUFFIXES = ("_best", "_hand")  # of the columns --best-five adds
 _SEPARATOR = " "
 _RANK_BYTES = np.frombuffer(cards.RANKS.encode(), dtype=np.uint8)
 _SUIT_BYTES = np.frombuffer(cards.SUITS.encode(), dtype=np.uint8)
