@@ -34,13 +34,14 @@ test: $(STAMP)
 test-all: $(STAMP)
 	$(BIN)/python -m pytest -q -m ''
 
-## Benchmark scoring against eval7, treys, phevaluator; runs on one core, all cores, dask; PHH against pokerkit
+## Benchmark scoring against eval7, treys, phevaluator; one core, all cores, dask; PHH; equity
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/bench_keys.py
 	$(BIN)/python bench/bench_run.py
 	$(BIN)/python bench/bench_cores.py
 	$(BIN)/python bench/bench_phh.py
+	$(BIN)/python bench/bench_equity.py
 
 ## Execute every notebook headless
 notebooks: $(STAMP)

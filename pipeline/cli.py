@@ -76,9 +76,12 @@ class _Progress:
 @click.option("--scheduler", metavar="ADDRESS",
               help="Dask scheduler to use, like tcp://host:8786 (with --engine dask); "
                    "a local cluster when omitted.")
+@click.option("--best-five", is_flag=True,
+              help="Add each hand's best five cards (pN_best) and its description (pN_hand).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
 def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | None,
-        batch_rows: int, threads: int | None, engine: str, scheduler: str | None, quiet: bool) -> None:
+        batch_rows: int, threads: int | None, engine: str, scheduler: str | None, best_five: bool,
+        quiet: bool) -> None:
     """Score games files, contest files, deal archives or PHH hand histories into OUTDIR.
 
     INPUTS are CSV (also .gz, .bz2, .zst), Parquet, contest or PHH (.phh,
@@ -111,7 +114,8 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
 
     try:
         configured = Run(list(inputs), outdir, output_format=output_format, game=game,
-                         batch_rows=batch_rows, threads=threads, on_progress=progress, on_reject=reject)
+                         best_five=best_five, batch_rows=batch_rows, threads=threads, on_progress=progress,
+                         on_reject=reject)
         summary = configured.execute() if engine == "local" else \
             cluster.execute(configured, scheduler=scheduler)
     except PokerpipeError as error:
@@ -136,6 +140,78 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
             f"{expected['column']} column (first: row {first['row']}, "
             f"expected {cards.shown(first['expected'])}, got {first['got']!r}); "
             f"see {outdir}/{summary['outputs']['winners']}")
+
+
+@cli.command()
+@click.argument("inputs", nargs=-1)
+@click.option("-o", "--output", "outdir", type=click.Path(file_okay=False, writable=True),
+              help="Folder for equity.<format>, rejects.csv and summary.json.")
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="csv",
+              show_default=True, help="Format of the equity table.")
+@click.option("--hand", "hands", multiple=True, metavar="CARDS",
+              help="One deal instead of INPUTS: a hand like AhAs, once per player.")
+@click.option("--board", default="", metavar="CARDS",
+              help="With --hand: the board so far, 0, 3, 4 or 5 cards.")
+@click.option("--samples", type=click.IntRange(min=2), default=20_000, show_default=True,
+              help="Random run-outs per preflop deal.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Same seed, same numbers.")
+@click.option("--exact", is_flag=True, help="Enumerate preflop run-outs too (1,712,304 heads-up).")
+@click.option("--batch-rows", type=click.IntRange(min=1), default=readers.DEFAULT_BATCH_ROWS,
+              show_default=True, help="Rows read at a time; bounds memory.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
+def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hands: tuple[str, ...],
+           board: str, samples: int, seed: int, exact: bool, batch_rows: int, quiet: bool) -> None:
+    """Each seat's share of the pot over every run-out of unfinished boards.
+
+    INPUTS are hold'em archives as for `run` (a board of 0, 3, 4 or 5 cards).
+    Example:
+
+    \b
+        pokerpipe equity deals.parquet -o out
+        pokerpipe equity --hand AhAs --hand KdKc --board "Qs Jh 2c"
+    """
+    from pipeline import equity as equities
+
+    if hands:
+        if inputs or outdir:
+            raise click.UsageError("give either INPUTS with -o OUTDIR or --hand (one deal), not both")
+        try:
+            result = equities.deal_equity(list(hands), board, samples=samples, seed=seed, exact=exact)
+        except PokerpipeError as error:
+            raise BadInput(str(error)) from None
+        for seat, hand in enumerate(hands):
+            spread = "" if result.exact[0] else f" ± {result.se[0, seat]:.4f}"
+            click.echo(f"{equities.spaced_cards(hand)}  {result.equity[0, seat]:.4f}{spread}")
+        how = "every run-out" if result.exact[0] else f"random run-outs, seed {seed}"
+        click.echo(f"{int(result.runouts[0]):,} {how}", err=True)
+        return
+    if not inputs or not outdir:
+        raise click.UsageError("give INPUTS and -o OUTDIR, or --hand for one deal")
+    progress = _Progress(enabled=not quiet and sys.stderr.isatty())
+    rejected = 0
+
+    def reject(line: str) -> None:
+        nonlocal rejected
+        rejected += 1
+        if not quiet and rejected <= MAX_REJECT_LINES:
+            progress.close()
+            click.echo(line, err=True)
+
+    try:
+        summary = equities.EquityRun(list(inputs), outdir, output_format=output_format, samples=samples,
+                                     seed=seed, exact=exact, batch_rows=batch_rows,
+                                     on_progress=progress, on_reject=reject).execute()
+    except PokerpipeError as error:
+        progress.close()
+        raise click.ClickException(str(error)) from None
+    progress.close()
+    if rejected > MAX_REJECT_LINES and not quiet:
+        click.echo(f"... and {rejected - MAX_REJECT_LINES:,} more rejected rows in "
+                   f"{outdir}/rejects.csv", err=True)
+    if not quiet:
+        click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, "
+                   f"{summary['rows_rejected']:,} rejected -> {outdir}", err=True)
 
 
 @cli.command()

@@ -399,38 +399,9 @@ def parse_deals(board: pa.Array, seats: list[pa.Array]) -> Deals:
         Codes for every deal and, for each invalid one, why.
     """
     n = len(board)
-    if len(seats) > MAX_PLAYERS:
-        raise UsageError(f"{len(seats)} seats, at most {MAX_PLAYERS}")
     board_codes, board_fits, board_known = _card_matrix(board, BEST_OF)
-    # Seat-major storage, handed out as (n, seats, ...) views: every column a
-    # later step reads (one seat, one card) is contiguous.
-    hole_storage = np.zeros((len(seats), 2, n), dtype=np.uint8)
-    seated_storage = np.zeros((len(seats), n), dtype=bool)
-    holes, seated = hole_storage.transpose(2, 0, 1), seated_storage.T
-    ok = board_known.copy()
-    for seat, column in enumerate(seats):
-        if isinstance(column, pa.ChunkedArray):
-            column = column.combine_chunks()
-        seated_storage[seat] = ~_blank(column)
-        codes, _, known = _card_matrix(column, 2)
-        hole_storage[seat] = codes.T
-        ok &= known | ~seated[:, seat]
-    has_player = np.zeros(n, dtype=bool)
-    for seat in range(len(seats)):  # not seated.any(axis=1): slow across a short axis
-        has_player |= seated[:, seat]
-    ok &= has_player
-    # Every card of a deal is a distinct bit of one 64-bit mask, so a card
-    # dealt twice leaves fewer bits than cards; code 52 (an empty seat's
-    # cards) has no bit.
-    seen = np.zeros(n, dtype=np.uint64)
-    dealt = np.full(n, BEST_OF, dtype=np.uint8)
-    for column in [board_codes[:, i] for i in range(BEST_OF)]:
-        seen |= _CARD_BIT[column]
-    for seat in range(len(seats)):
-        for i in range(2):
-            seen |= _CARD_BIT[np.where(seated[:, seat], holes[:, seat, i], 52)]
-        dealt += seated[:, seat].astype(np.uint8) << 1
-    ok &= np.bitwise_count(seen) == dealt
+    holes, seated, ok = parse_seats(seats, n)
+    ok &= board_known & all_distinct(board_codes, holes, seated)
     reasons = np.full(n, None, dtype=object)
     fields = np.full(n, -1, dtype=np.int8)
     if not ok.all():
@@ -444,8 +415,74 @@ def parse_deals(board: pa.Array, seats: list[pa.Array]) -> Deals:
     return Deals(board_codes, holes, seated, reasons, fields)
 
 
-def deal_problem(board: str | None, seats: list[str | None]) -> tuple[str | None, int]:
+def parse_seats(seats: list[pa.Array], n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Parse the hole cards of up to ten seats.
+
+    Parameters
+    ----------
+    seats : list of pyarrow string arrays of length n
+        Two cards separated by a space per seat, null or empty for an empty
+        seat; seat s + 1 is ``seats[s]``.
+    n : int
+        Number of deals.
+
+    Returns
+    -------
+    holes : ndarray of shape (n, seats, 2), dtype uint8
+        Card codes; 0 for an empty seat.
+    seated : ndarray of shape (n, seats), dtype bool
+    ok : ndarray of shape (n,), dtype bool
+        Every seated hand is two known cards and at least one seat is taken.
+    """
+    if len(seats) > MAX_PLAYERS:
+        raise UsageError(f"{len(seats)} seats, at most {MAX_PLAYERS}")
+    # Seat-major storage, handed out as (n, seats, ...) views: every column a
+    # later step reads (one seat, one card) is contiguous.
+    hole_storage = np.zeros((len(seats), 2, n), dtype=np.uint8)
+    seated_storage = np.zeros((len(seats), n), dtype=bool)
+    holes, seated = hole_storage.transpose(2, 0, 1), seated_storage.T
+    ok = np.ones(n, dtype=bool)
+    for seat, column in enumerate(seats):
+        if isinstance(column, pa.ChunkedArray):
+            column = column.combine_chunks()
+        seated_storage[seat] = ~_blank(column)
+        codes, _, known = _card_matrix(column, 2)
+        hole_storage[seat] = codes.T
+        ok &= known | ~seated[:, seat]
+    has_player = np.zeros(n, dtype=bool)
+    for seat in range(len(seats)):  # not seated.any(axis=1): slow across a short axis
+        has_player |= seated[:, seat]
+    return holes, seated, ok & has_player
+
+
+def all_distinct(board: np.ndarray, holes: np.ndarray, seated: np.ndarray) -> np.ndarray:
+    """True for each deal whose cards are all different.
+
+    ``board`` is (n, b) card codes, 52 marking a board slot not dealt yet;
+    ``holes`` (n, seats, 2) and ``seated`` (n, seats) as in :class:`Deals`.
+    """
+    # Every card of a deal is a distinct bit of one 64-bit mask, so a card
+    # dealt twice leaves fewer bits than cards; code 52 (an empty seat's
+    # cards, an undealt board card) has no bit.
+    n = len(board)
+    seen = np.zeros(n, dtype=np.uint64)
+    dealt = np.zeros(n, dtype=np.uint8)
+    for column in [board[:, i] for i in range(board.shape[1])]:
+        seen |= _CARD_BIT[column]
+        dealt += column < 52
+    for seat in range(seated.shape[1]):
+        for i in range(2):
+            seen |= _CARD_BIT[np.where(seated[:, seat], holes[:, seat, i], 52)]
+        dealt += seated[:, seat].astype(np.uint8) << 1
+    return np.bitwise_count(seen) == dealt
+
+
+def deal_problem(board: str | None, seats: list[str | None], *,
+                 board_sizes: tuple[int, ...] = (BEST_OF,)) -> tuple[str | None, int]:
     """Why a written deal is not valid, and which field: 0 board, s seat s.
+
+    ``board_sizes`` are the numbers of board cards allowed (an unfinished
+    board has 0, 3 or 4).
 
     >>> deal_problem("Ah Kd 2c 3s Xh", ["As Ad", None])
     (None, -1)
@@ -453,17 +490,20 @@ def deal_problem(board: str | None, seats: list[str | None]) -> tuple[str | None
     ("p1 'Ah 2d': card Ah is dealt twice", 1)
     >>> deal_problem("Ah Kd 2c 3s", ["As Ad"])
     ("board 'Ah Kd 2c 3s': 4 cards, expected 5", 0)
+    >>> deal_problem("Ah Kd", ["As Ad"], board_sizes=(0, 3, 4, 5))
+    ("board 'Ah Kd': 2 cards, expected 0, 3, 4 or 5", 0)
     """
     seen: set[int] = set()
-    fields = [("board", board, BEST_OF)] + [(f"p{s}", text, 2) for s, text in enumerate(seats, 1)]
+    fields = [("board", board, board_sizes)] + [(f"p{s}", text, (2,)) for s, text in enumerate(seats, 1)]
     seated = 0
-    for index, (label, text, count) in enumerate(fields):
+    for index, (label, text, counts) in enumerate(fields):
         words = (text or "").split()
         if index and not words:
             continue
         seated += index > 0
-        if len(words) != count:
-            what = "empty" if not words else f"{len(words)} cards, expected {count}"
+        if len(words) not in counts:
+            expected = ", ".join(map(str, counts[:-1])) + " or " * (len(counts) > 1) + str(counts[-1])
+            what = "empty" if not words else f"{len(words)} cards, expected {expected}"
             return f"{label} {cards.shown(text)}: {what}" if words else f"{label} is empty", index
         for word in words:
             try:

@@ -29,7 +29,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline import holdem, larvis, phh, readers
+from pipeline import describe, holdem, larvis, phh, readers
 from pipeline.errors import InputError, UsageError
 from pipeline.publish import OutputSet
 from pipeline.statistics import Tally
@@ -70,8 +70,11 @@ def _categories(codes: np.ndarray, names: tuple[str, ...], *, present: np.ndarra
                                           pa.array(list(names), pa.string()))
 
 
-def score_larvis(table: pa.Table) -> Scored:
-    """Score a batch of Larvis games given as Hand1 and Hand2 text columns."""
+def score_larvis(table: pa.Table, *, best_five: bool = False) -> Scored:
+    """Score a batch of Larvis games given as Hand1 and Hand2 text columns.
+
+    ``best_five`` adds each hand's ranks in order of significance and its description.
+    """
     ranks1, why1 = larvis.parse_hands(table.column("Hand1"), label="Hand1")
     ranks2, why2 = larvis.parse_hands(table.column("Hand2"), label="Hand2")
     reasons = np.where(why1 != None, why1, why2)  # noqa: E711 (elementwise)
@@ -89,6 +92,10 @@ def score_larvis(table: pa.Table) -> Scored:
         "hand2_key": keys2,
         "winner": _categories(outcome, larvis.OUTCOMES),
     })
+    if best_five:
+        for name, keys in (("hand1", keys1), ("hand2", keys2)):
+            for column, values in describe.larvis_columns(name, keys).items():
+                results = results.append_column(column, values)
     winning = np.stack([outcome != 1, outcome != 0])
     tally = Tally.of_deals(larvis.CATEGORIES, np.stack([categories1, categories2]), winning)
     counts = np.bincount(outcome, minlength=len(larvis.OUTCOMES))
@@ -99,8 +106,11 @@ def score_larvis(table: pa.Table) -> Scored:
 _WINNER_TEXTS = pa.array(holdem.winners_text(np.arange(1 << holdem.MAX_PLAYERS)).tolist(), pa.string())
 
 
-def score_holdem(table: pa.Table, seats: tuple[str, ...]) -> Scored:
-    """Score a batch of hold'em deals given as board and p1..pK text columns."""
+def score_holdem(table: pa.Table, seats: tuple[str, ...], *, best_five: bool = False) -> Scored:
+    """Score a batch of hold'em deals given as board and p1..pK text columns.
+
+    ``best_five`` adds each seat's best five cards and their description.
+    """
     deals = holdem.parse_deals(table.column("board"), [table.column(name) for name in seats])
     ok = deals.reasons == None  # noqa: E711
     valid = deals if ok.all() else holdem.Deals(deals.board[ok], deals.holes[ok], deals.seated[ok],
@@ -119,11 +129,15 @@ def score_holdem(table: pa.Table, seats: tuple[str, ...]) -> Scored:
         "winning_key": pa.array(best),
     }
     keys_by_seat = keys.T
+    described = describe.deal_columns(valid.board, valid.holes, keys, valid.seated, seats) \
+        if best_five else []
     for seat, name in enumerate(seats):
         present = seated[seat]
         columns[f"{name}_category"] = _categories(np.maximum(categories[seat], 0), holdem.CATEGORIES,
                                                   present=present)
         columns[f"{name}_key"] = pa.array(keys_by_seat[seat], mask=~present)
+        if best_five:
+            columns.update(described[seat])
     winning = (masks >> np.arange(len(seats), dtype=np.uint16)[:, None]) & 1 == 1
     tally = Tally.of_deals(tuple(holdem.CATEGORIES), categories, winning, winning_category=best_category)
     counts = {f"{name}_wins": int(winning[seat].sum()) for seat, name in enumerate(seats)}
@@ -203,15 +217,18 @@ class Scoring:
     columns: tuple[str, ...]
     expected: str | None
     carried: tuple[str, ...] = ()  # input columns copied into winners (a PHH hand's origin)
+    best_five: bool = False
 
     def score(self, table: pa.Table) -> Scored:
-        return score_larvis(table) if self.game == "larvis" else score_holdem(table, self.seats)
+        if self.game == "larvis":
+            return score_larvis(table, best_five=self.best_five)
+        return score_holdem(table, self.seats, best_five=self.best_five)
 
     @property
     def quote_winners(self) -> bool:
         """Whether a CSV winners table quotes its strings: the expected column
-        echoes input text, which may hold quotes."""
-        return self.expected is not None
+        echoes input text, which may hold quotes, and descriptions hold commas."""
+        return self.expected is not None or self.best_five
 
     def results_schema(self) -> pa.Schema:
         """Schema of the winners table."""
@@ -323,10 +340,11 @@ class Run:
         process may run on, 1 for one thread doing everything in turn
     on_progress : called with (rows read so far, rows per second)
     on_reject : called with one line per rejected row
+    best_five : add each hand's best five cards and description to the winners
     """
 
     def __init__(self, inputs: list[str | os.PathLike], outdir: str | os.PathLike, *,
-                 output_format: str = "csv", game: str | None = None,
+                 output_format: str = "csv", game: str | None = None, best_five: bool = False,
                  batch_rows: int = readers.DEFAULT_BATCH_ROWS, threads: int | None = None,
                  on_progress: Callable[[int, float], None] | None = None,
                  on_reject: Callable[[str], None] | None = None) -> None:
@@ -347,6 +365,7 @@ class Run:
         self.batch_rows = batch_rows
         self.on_progress = on_progress
         self.on_reject = on_reject
+        self.best_five = best_five
         if self.game == "larvis":
             for source in self.sources:
                 missing = [c for c in larvis.COLUMNS if c not in source.columns]
@@ -383,7 +402,8 @@ class Run:
     @property
     def scoring(self) -> Scoring:
         """The per-batch work of this run, as shipped to cluster workers."""
-        return Scoring(self.game, self.seats, self.columns, self.expected, self.carried)
+        return Scoring(self.game, self.seats, self.columns, self.expected, self.carried,
+                       self.best_five)
 
     def process_batch(self, source: readers.Source, batch: readers.Batch, offset: int) -> BatchOutcome:
         """Score one batch of ``source`` whose rows follow ``offset`` rows of the run."""

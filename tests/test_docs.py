@@ -29,7 +29,7 @@ COMMANDS = commands_section()
 
 def test_the_section_has_every_command():
     used = {line.split()[1] for line in COMMANDS}
-    assert used == {"run", "generate", "compare", "contest", "stats"}
+    assert used == {"run", "generate", "compare", "contest", "stats", "equity"}
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,592 @@
+"""Equity: each seat's share of the pot over the run-outs of an unfinished board.
+
+This module owns ``pokerpipe equity``: the parsing of deals whose board has
+0, 3, 4 or 5 cards, the enumeration (or sampling) of the cards still to
+come, and the equity table written batch by batch.
+
+Equity
+------
+A seat's equity is its share of the pot averaged over every run-out (the
+cards that complete the board): a win counts 1, a k-way split 1/k, so the
+seats of a deal sum to 1.  Boards of 3 or more cards are enumerated
+exactly (at most C(45, 2) = 990 run-outs); a preflop board is estimated
+from ``samples`` random run-outs, with a standard error, unless ``exact``
+asks for all C(48, 5) = 1,712,304 of a heads-up deal.
+
+How run-outs are scored
+-----------------------
+A seat's seven cards split into a fixed part (its hole cards and the
+board so far) and the run-out.  Ranks ignoring suits, the key is one
+look-up in a table indexed by ``fixed index * scale + run-out index``, where
+both indices are multiset indices (:func:`pipeline.cards.multiset_index`):
+the fixed index is computed once per deal and seat, and the run-out index
+is a sum of per-card weights, because the live cards of a deal are kept in
+ascending order and a run-out is an ascending choice of positions among
+them.  The positions are shared by every deal with as many live cards (all
+combinations, or one set of random draws), so scoring a chunk of deals is a
+handful of whole-array gathers and adds.  Suit counts add the same way; the
+few run-outs with five cards of a suit look up the flush table.
+
+Splits are counted in units of 2,520, the least common multiple of 1..10,
+so that every k-way share is a whole number and sums are exact.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline import cards, holdem, readers
+from pipeline.errors import InputError, UsageError
+from pipeline.publish import OutputSet
+from pipeline.runner import REJECT_SCHEMA, Scored, Scoring, Totals, batch_span, reject_lines, source_record
+from pipeline.statistics import Tally
+from pipeline.writers import FORMATS, TableWriter, write_json
+
+BOARD_SIZES = (0, 3, 4, 5)
+DEFAULT_SAMPLES = 20_000
+DECK = 52
+SPLIT_UNIT = 2520  # lcm(1..10): a k-way share of the pot is a whole number of units
+CHUNK = 1 << 18  # (deal, run-out) pairs scored at a time: bounds memory to a few MB per array
+_RANKS = len(cards.RANKS)
+_SUIT_BITS = 13  # a suit-major card mask: bit 13 * suit + rank
+# Board text length -> card count: "Ah Kd 2c" is 8 characters; -1 for any other length.
+_SIZE_OF_LENGTH = np.full(3 * holdem.BEST_OF, -1, dtype=np.int8)
+for _size in BOARD_SIZES:
+    _SIZE_OF_LENGTH[max(3 * _size - 1, 0)] = _size
+_UNITS = np.array([0] + [SPLIT_UNIT // k for k in range(1, holdem.MAX_PLAYERS + 1)], dtype=np.int32)
+
+
+@dataclass
+class Spots:
+    """Parsed deals whose board may be unfinished, one row per deal.
+
+    Attributes
+    ----------
+    board : ndarray of shape (n, 5), dtype uint8
+        Card codes of the board so far; 52 past its last card.
+    board_size : ndarray of shape (n,), dtype int8
+        0, 3, 4 or 5 (-1 for a board that is none of these).
+    holes : ndarray of shape (n, seats, 2), dtype uint8
+    seated : ndarray of shape (n, seats), dtype bool
+    reasons : ndarray of shape (n,), dtype object
+        None for a valid deal, else why it is rejected.
+    """
+
+    board: np.ndarray
+    board_size: np.ndarray
+    holes: np.ndarray
+    seated: np.ndarray
+    reasons: np.ndarray
+
+    def take(self, rows: np.ndarray) -> Spots:
+        """The deals at ``rows`` (an index or a boolean mask)."""
+        return Spots(self.board[rows], self.board_size[rows], self.holes[rows], self.seated[rows],
+                     self.reasons[rows])
+
+
+def parse_spots(board: pa.Array | pa.ChunkedArray, seats: list[pa.Array]) -> Spots:
+    """Parse deals written as text: a board of 0, 3, 4 or 5 cards and up to ten seats.
+
+    Parameters
+    ----------
+    board : pyarrow string array of length n
+        Cards separated by spaces, e.g. ``"Ah Kd 2c"``; null or empty preflop.
+    seats : list of pyarrow string arrays of length n
+        As in :func:`pipeline.holdem.parse_deals`.
+
+    Returns
+    -------
+    Spots
+        Codes for every deal and, for each invalid one, why.
+
+    Examples
+    --------
+    >>> spots = parse_spots(pa.array(["Ah Kd 2c", "", "Ah Kd"]), [pa.array(["As Ad"] * 3)])
+    >>> spots.board_size.tolist(), spots.reasons.tolist()
+    ([3, 0, -1], [None, None, "board 'Ah Kd': 2 cards, expected 0, 3, 4 or 5"])
+    """
+    if isinstance(board, pa.ChunkedArray):
+        board = board.combine_chunks()
+    n = len(board)
+    tidy = pc.replace_substring_regex(pc.utf8_trim_whitespace(pc.fill_null(board, "")),
+                                      holdem._WHITESPACE, " ")
+    lengths = cards.text_lengths(tidy)
+    size = np.where(lengths < len(_SIZE_OF_LENGTH),
+                    _SIZE_OF_LENGTH[np.clip(lengths, 0, len(_SIZE_OF_LENGTH) - 1)], -1)
+    codes = np.full((n, holdem.BEST_OF), DECK, dtype=np.uint8)
+    ok = size >= 0
+    for count in BOARD_SIZES[1:]:
+        rows = np.flatnonzero(size == count)
+        if rows.size:
+            parsed, _, known = holdem._card_matrix(tidy.take(pa.array(rows)), count)
+            codes[rows, :count] = parsed
+            ok[rows] &= known
+    holes, seated, seats_ok = holdem.parse_seats(seats, n)
+    ok &= seats_ok & holdem.all_distinct(codes, holes, seated)
+    reasons = np.full(n, None, dtype=object)
+    if not ok.all():
+        board_text = board.to_pylist()
+        seat_text = [column.to_pylist() for column in seats]
+        for row in np.flatnonzero(~ok):
+            reasons[row] = holdem.deal_problem(board_text[row], [text[row] for text in seat_text],
+                                               board_sizes=BOARD_SIZES)[0] or "cards not understood"
+    return Spots(codes, size.astype(np.int8), holes, seated, reasons)
+
+
+@dataclass
+class Equity:
+    """Equities of deals, one row per deal.
+
+    Attributes
+    ----------
+    equity : ndarray of shape (n, seats), dtype float64
+        Each seat's share of the pot; NaN for an empty seat.
+    se : ndarray of shape (n, seats), dtype float64
+        Standard error of a sampled equity; NaN where every run-out was
+        enumerated, and for an empty seat.
+    runouts : ndarray of shape (n,), dtype int64
+        Run-outs counted: all of them, or the samples drawn.
+    exact : ndarray of shape (n,), dtype bool
+        True where every run-out was enumerated.
+    """
+
+    equity: np.ndarray
+    se: np.ndarray
+    runouts: np.ndarray
+    exact: np.ndarray
+
+
+def equities(spots: Spots, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False) -> Equity:
+    """Each seat's equity in every deal.
+
+    Parameters
+    ----------
+    spots : Spots
+        Valid deals only (``reasons`` all None).
+    samples : int
+        Random run-outs drawn for a preflop board (unless ``exact``).
+    seed : int
+        Seeds the draws: the same seed gives the same numbers, whatever the
+        batch a deal falls in.
+    exact : bool
+        Enumerate preflop run-outs too (1,712,304 heads-up: slow).
+
+    Returns
+    -------
+    Equity
+
+    Examples
+    --------
+    Only a ten (four are left among 44 cards) saves Q J against the aces:
+
+    >>> spots = parse_spots(pa.array(["Ah Kd 2c 3s"]), [pa.array(["As Ad"]), pa.array(["Qs Js"])])
+    >>> equities(spots).equity.tolist() == [[40 / 44, 4 / 44]]
+    True
+    """
+    if samples < 2:
+        raise UsageError(f"samples must be at least 2, got {samples}")
+    n, seat_count = spots.seated.shape
+    equity = np.full((n, seat_count), np.nan)
+    se = np.full((n, seat_count), np.nan)
+    runouts = np.zeros(n, dtype=np.int64)
+    exact_rows = np.ones(n, dtype=bool)
+    if not n:
+        return Equity(equity, se, runouts, exact_rows)
+    players = spots.seated.sum(axis=1)
+    # Seated hands first, in seat order: a deal of m players is scored as
+    # seats 0..m-1 and put back where they sit.
+    order = np.argsort(~spots.seated, axis=1, kind="stable")
+    holes = np.take_along_axis(spots.holes, order[:, :, None], axis=1)
+    for size in BOARD_SIZES:
+        for count in range(1, seat_count + 1):
+            rows = np.flatnonzero((spots.board_size == size) & (players == count))
+            if not rows.size:
+                continue
+            sampled = size == 0 and not exact
+            picks = _random_picks(DECK - 2 * count, samples, seed) if sampled else \
+                _all_picks(DECK - size - 2 * count, holdem.BEST_OF - size)
+            totals, squares = _share_sums(spots.board[rows, :size], holes[rows, :count], picks,
+                                          squares=sampled)
+            seats = order[rows, :count]
+            mean = totals / (SPLIT_UNIT * len(picks))
+            place = (rows[:, None], seats)
+            equity[place] = mean
+            runouts[rows] = len(picks)
+            if sampled:
+                exact_rows[rows] = False
+                variance = (squares / SPLIT_UNIT ** 2 - len(picks) * mean ** 2) / (len(picks) - 1)
+                se[place] = np.sqrt(np.maximum(variance, 0) / len(picks))
+    return Equity(equity, se, runouts, exact_rows)
+
+
+@cache
+def _all_picks(live: int, width: int) -> np.ndarray:
+    """Every ascending choice of ``width`` positions among ``live`` cards.
+
+    Returns
+    -------
+    picks : ndarray of shape (comb(live, width), width), dtype uint8
+        Lexicographic order; one empty row for width 0.
+
+    >>> _all_picks(4, 2).tolist()
+    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+    """
+    picks = np.zeros((1, 0), dtype=np.uint8)
+    for column in range(width):
+        # Extend each row by every position above its last one, leaving
+        # room for the columns still to come.
+        low = picks[:, -1].astype(np.int64) + 1 if column else np.zeros(len(picks), dtype=np.int64)
+        room = np.maximum(live - (width - column - 1) - low, 0)
+        starts = np.repeat(low, room)
+        offsets = np.arange(room.sum()) - np.repeat(np.cumsum(room) - room, room)
+        picks = np.column_stack([np.repeat(picks, room, axis=0), (starts + offsets).astype(np.uint8)])
+    assert len(picks) == comb(live, width)
+    picks.setflags(write=False)
+    return picks
+
+
+def _random_picks(live: int, samples: int, seed: int) -> np.ndarray:
+    """``samples`` uniform random choices of five positions among ``live``, each ascending.
+
+    Robert Floyd's algorithm, one step for all samples at once: step j
+    draws t in 0..j and takes j instead when t is already chosen, which
+    makes every five-subset equally likely.  The draws depend only on the
+    seed and ``live``, so a deal's estimate does not depend on its batch.
+    """
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, live])))
+    chosen: list[np.ndarray] = []
+    for j in range(live - holdem.BEST_OF, live):
+        t = rng.integers(0, j + 1, size=samples, dtype=np.int16)
+        taken = np.zeros(samples, dtype=bool)
+        for earlier in chosen:
+            taken |= earlier == t
+        chosen.append(np.where(taken, np.int16(j), t))
+    return np.stack(cards.sort_columns(chosen), axis=1).astype(np.uint8)
+
+
+@cache
+def _turn_table() -> np.ndarray:
+    """Plain key of every six-rank multiset with one more rank.
+
+    Returns
+    -------
+    keys : ndarray of shape (18564 * 13,), dtype int16
+        At ``multiset_index(six) * 13 + rank``; 0 where a rank occurs
+        more than four times.
+    """
+    six = cards.all_multisets(6)
+    seven = np.column_stack([np.repeat(six, _RANKS, axis=0),
+                             np.tile(np.arange(_RANKS, dtype=np.int8), len(six))])
+    keys = holdem.plain_table(7)[cards.multiset_index(cards.sorted_columns(seven))]
+    keys.setflags(write=False)
+    return keys
+
+
+def _layout(size: int) -> tuple[np.ndarray, int, int]:
+    """The plain-key table of a board size and the scales of its two indices.
+
+    The key of fixed ranks and run-out ranks is
+    ``table[fixed index * fixed scale + run-out index * run-out scale]``.
+    """
+    pairs = cards.multiset_count(2)
+    if size == 0:  # the run-out is a whole board, the hole cards a pair
+        return holdem.board_pair_table(), 1, pairs
+    if size == 3:  # board and hole cards make five, the run-out a pair
+        return holdem.board_pair_table(), pairs, 1
+    if size == 4:
+        return _turn_table(), _RANKS, 1
+    return holdem.plain_table(7), 1, 0
+
+
+def _share_sums(board: np.ndarray, holes: np.ndarray, picks: np.ndarray, *,
+                squares: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """Sum of each seat's share of the pot over the run-outs given by ``picks``.
+
+    Parameters
+    ----------
+    board : ndarray of shape (n, k), dtype uint8
+        The board so far, k in {0, 3, 4, 5}.
+    holes : ndarray of shape (n, m, 2), dtype uint8
+        Hole cards of the m players of each deal, all seated.
+    picks : ndarray of shape (r, 5 - k), dtype uint8
+        Ascending positions among each deal's live cards (in code order).
+    squares : bool
+        Also sum the squared shares (for a standard error).
+
+    Returns
+    -------
+    totals : ndarray of shape (n, m), dtype int64
+        In units of 1 / SPLIT_UNIT of the pot.
+    squares : ndarray of shape (n, m), dtype int64, or None
+    """
+    n, m = holes.shape[:2]
+    size, width = board.shape[1], picks.shape[1]
+    table, fixed_scale, runout_scale = _layout(size)
+    # Fixed part of each seat: hole cards and board, seat-major.
+    fixed_index = np.empty((m, n), dtype=np.int32)
+    fixed_suits = np.empty((m, n), dtype=np.uint16)
+    fixed_mask = np.empty((m, n), dtype=np.uint64)
+    dead = np.zeros((n, DECK), dtype=bool)
+    rows = np.arange(n)
+    for column in range(size):
+        dead[rows, board[:, column]] = True
+    for seat in range(m):
+        codes = [np.ascontiguousarray(board[:, i]) for i in range(size)] + \
+                [np.ascontiguousarray(holes[:, seat, i]) for i in range(2)]
+        dead[rows, codes[-2]] = dead[rows, codes[-1]] = True
+        fixed_index[seat] = cards.multiset_index(cards.sort_columns([c >> 2 for c in codes])) * fixed_scale
+        fixed_suits[seat] = sum(holdem._suit_counts(c) for c in codes)
+        fixed_mask[seat] = np.bitwise_or.reduce([_suit_major_bit(c) for c in codes])
+    # Live cards of each deal, ascending: position p of row d is live[d, p].
+    live = np.nonzero(~dead)[1].reshape(n, -1).astype(np.uint8)
+    weights = cards._multiset_weights(width) if width else np.zeros((0, _RANKS), dtype=np.int32)
+    live_weight = [weights[i][live >> 2] * np.int32(runout_scale) for i in range(width)]
+    live_suits = holdem._suit_counts(live)
+    live_mask = _suit_major_bit(live)
+    totals = np.zeros((n, m), dtype=np.int64)
+    total_squares = np.zeros((n, m), dtype=np.int64) if squares else None
+    per_chunk = max(1, CHUNK // len(picks))
+    pick_chunk = min(len(picks), CHUNK)
+    for start in range(0, n, per_chunk):
+        deals = slice(start, start + per_chunk)
+        for first in range(0, len(picks), pick_chunk):
+            chunk = picks[first:first + pick_chunk]
+            runout_index = np.zeros((len(live[deals]), len(chunk)), dtype=np.int32)
+            runout_suits = np.zeros(runout_index.shape, dtype=np.uint16)
+            for i in range(width):
+                runout_index += live_weight[i][deals][:, chunk[:, i]]
+                runout_suits += live_suits[deals][:, chunk[:, i]]
+            keys = [_seat_keys(table, fixed_index[seat, deals], fixed_suits[seat, deals],
+                               fixed_mask[seat, deals], runout_index, runout_suits,
+                               live_mask[deals], chunk) for seat in range(m)]
+            best = keys[0].copy()
+            for key in keys[1:]:
+                np.maximum(best, key, out=best)
+            winning = [key == best for key in keys]
+            count = np.zeros(best.shape, dtype=np.int8)
+            for won in winning:
+                count += won
+            unit = _UNITS[count]
+            for seat, won in enumerate(winning):
+                share = np.where(won, unit, 0)
+                totals[deals, seat] += share.sum(axis=1, dtype=np.int64)
+                if squares:
+                    total_squares[deals, seat] += (share.astype(np.int64) ** 2).sum(axis=1)
+    return totals, total_squares
+
+
+def _suit_major_bit(codes: np.ndarray) -> np.ndarray:
+    """A card as one bit of a 52-bit mask laid out suit by suit (13 bits each)."""
+    codes = np.asarray(codes, dtype=np.uint64)
+    bit = (codes & np.uint64(3)) * np.uint64(_SUIT_BITS) + (codes >> np.uint64(2))
+    return np.left_shift(np.uint64(1), bit)
+
+
+def _seat_keys(table: np.ndarray, fixed_index: np.ndarray, fixed_suits: np.ndarray, fixed_mask: np.ndarray,
+               runout_index: np.ndarray, runout_suits: np.ndarray, live_mask: np.ndarray,
+               picks: np.ndarray) -> np.ndarray:
+    """Keys of one seat over a chunk of deals (rows) and run-outs (columns)."""
+    keys = table[fixed_index[:, None] + runout_index]
+    flush_suit = holdem._flush_suit()[fixed_suits[:, None] + runout_suits]
+    deal, runout = np.nonzero(flush_suit >= 0)
+    if deal.size:
+        mask = fixed_mask[deal]
+        for i in range(picks.shape[1]):
+            mask |= live_mask[deal, picks[runout, i]]
+        suit = flush_suit[deal, runout].astype(np.uint64)
+        ranks = (mask >> (suit * np.uint64(_SUIT_BITS))) & np.uint64((1 << _SUIT_BITS) - 1)
+        keys[deal, runout] = np.maximum(keys[deal, runout], holdem.flush_table()[ranks])
+    return keys
+
+
+# --- one deal given on the command line --------------------------------------
+
+
+def spaced_cards(text: str) -> str:
+    """Cards written with or without spaces, as the readers take them.
+
+    >>> spaced_cards("AhAs"), spaced_cards(" Qs Jh  2c "), spaced_cards("")
+    ('Ah As', 'Qs Jh 2c', '')
+    """
+    packed = "".join(text.split())
+    if len(packed) % 2:
+        return " ".join(text.split())
+    return " ".join(packed[i:i + 2] for i in range(0, len(packed), 2))
+
+
+def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                exact: bool = False) -> Equity:
+    """Equity of each hand of one deal, as ``pokerpipe equity --hand ... --board ...`` prints it.
+
+    Parameters
+    ----------
+    hands : list of str
+        Two cards each, with or without a space: ``"AhAs"``, ``"Kd Kc"``.
+    board : str
+        0, 3, 4 or 5 cards.
+
+    Raises
+    ------
+    InputError
+        For a bad card, a card dealt twice, a board of another size or a
+        number of hands outside 1..10.
+
+    >>> deal_equity(["AhAs", "KdKc"], "Kh 7c 2d 9s 4h").equity.tolist()  # three kings
+    [[0.0, 1.0]]
+    """
+    if not 1 <= len(hands) <= holdem.MAX_PLAYERS:
+        raise InputError(f"{len(hands)} hands: give 1 to {holdem.MAX_PLAYERS}")
+    spots = parse_spots(pa.array([spaced_cards(board)]), [pa.array([spaced_cards(hand)]) for hand in hands])
+    if spots.reasons[0] is not None:
+        raise InputError(spots.reasons[0])
+    return equities(spots, samples=samples, seed=seed, exact=exact)
+
+
+# --- whole archives -------------------------------------------------------------
+
+
+class EquityRun:
+    """Equity of every deal of a list of inputs; call :meth:`execute`.
+
+    Reads the inputs of ``pokerpipe run`` (hold'em archives and contest
+    files) batch by batch and writes ``equity.<format>``, ``rejects.csv``
+    and ``summary.json`` into ``outdir``, published as one set
+    (:class:`pipeline.publish.OutputSet`).
+    Rows are numbered and rejected as in :class:`pipeline.runner.Run`:
+    rows read = scored + rejected.
+
+    Parameters
+    ----------
+    inputs : list of paths, folders or glob patterns
+    outdir : path of the output folder (created if missing)
+    output_format : "csv" or "parquet"
+    samples, seed, exact : as in :func:`equities`
+    batch_rows : rows per batch; bounds memory
+    on_progress : called with (rows read so far, rows per second)
+    on_reject : called with one line per rejected row
+    """
+
+    def __init__(self, inputs: list[str | os.PathLike], outdir: str | os.PathLike, *,
+                 output_format: str = "csv", samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                 exact: bool = False, batch_rows: int = readers.DEFAULT_BATCH_ROWS,
+                 on_progress: Callable[[int, float], None] | None = None,
+                 on_reject: Callable[[str], None] | None = None) -> None:
+        if output_format not in FORMATS:
+            raise UsageError(f"unknown output format {output_format!r}: expected csv or parquet")
+        if batch_rows < 1:
+            raise UsageError(f"batch_rows must be at least 1, got {batch_rows}")
+        if samples < 2:
+            raise UsageError(f"samples must be at least 2, got {samples}")
+        OutputSet(outdir).check()  # before any input is read, as run does
+        self.sources = [readers.open_source(path) for path in readers.expand_inputs(inputs)]
+        for source in self.sources:
+            if source.format == "phh":
+                # A PHH hand is scored at its showdown, with a full board: nothing left to run out.
+                raise InputError(f"{source.path}: equity reads deal tables and contest files, "
+                                 f"not PHH hand histories")
+            if "board" not in source.columns or not source.seats():
+                raise InputError(f"{source.path}: equity needs a hold'em archive: a board column and "
+                                 f"player columns p1..p10")
+        last = max(readers.HOLDEM_SEATS.index(s.seats()[-1]) for s in self.sources)
+        self.seats = readers.HOLDEM_SEATS[:last + 1]
+        # The run's rejects, row numbers and accounting, without an expected column.
+        self.scoring = Scoring("holdem", self.seats, ("board",) + self.seats, None)
+        self.outdir = Path(outdir)
+        self.output_format = output_format
+        self.samples, self.seed, self.exact = samples, seed, exact
+        self.batch_rows = batch_rows
+        self.on_progress = on_progress
+        self.on_reject = on_reject
+
+    def results_schema(self) -> pa.Schema:
+        """Schema of the equity table."""
+        fields = [pa.field("row", pa.int64()), pa.field("runouts", pa.int64()), pa.field("exact", pa.bool_())]
+        for name in self.seats:
+            fields += [pa.field(f"{name}_equity", pa.float64()), pa.field(f"{name}_equity_se", pa.float64())]
+        return pa.schema(fields)
+
+    def process_batch(self, source: readers.Source, batch: readers.Batch,
+                      offset: int) -> tuple[pa.Table, pa.Table, Totals, np.ndarray]:
+        """Equities of one batch of ``source`` whose rows follow ``offset`` rows of the run.
+
+        Returns the equity rows, the rejected rows, the batch's counts and
+        whether each scored deal was enumerated exactly.
+        """
+        table = batch.table
+        spots = parse_spots(table.column("board"), [table.column(name) for name in self.seats])
+        ok = spots.reasons == None  # noqa: E711 (elementwise)
+        result = equities(spots.take(ok), samples=self.samples, seed=self.seed, exact=self.exact)
+        columns = {"row": pa.array((batch.rows + offset)[ok]), "runouts": pa.array(result.runouts),
+                   "exact": pa.array(result.exact)}
+        for seat, name in enumerate(self.seats):
+            columns[f"{name}_equity"] = pa.array(result.equity[:, seat], from_pandas=True)
+            columns[f"{name}_equity_se"] = pa.array(result.se[:, seat], from_pandas=True)
+        results = pa.table(columns, schema=self.results_schema())
+        scored = Scored(results, ok, spots.reasons, Tally(tuple(holdem.CATEGORIES)), lambda: np.array([]), {})
+        totals = Totals.empty("holdem")
+        totals.read = table.num_rows + len(batch.unreadable)
+        totals.scored = int(ok.sum())
+        totals.blank_lines = batch.blank_lines
+        totals.span = batch_span(batch)
+        return results, self.scoring._rejects(source, batch, scored, offset), totals, result.exact
+
+    def execute(self) -> dict:
+        """Score every input; write the outputs and return the summary written."""
+        started = time.perf_counter()
+        totals = Totals.empty("holdem")
+        inputs, next_row, exact_deals = [], 1, 0
+        table_name = f"equity.{self.output_format}"
+        with OutputSet(self.outdir) as staged:
+            with TableWriter(staged.path / table_name, schema=self.results_schema()) as table, \
+                    TableWriter(staged.path / "rejects.csv", schema=REJECT_SCHEMA,
+                                quote_strings=True) as rejects:
+                for source in self.sources:
+                    done = Totals.empty("holdem")
+                    for batch in readers.read_batches(source, self.scoring.columns,
+                                                      batch_rows=self.batch_rows):
+                        results, rejected, counts, exact = self.process_batch(source, batch, next_row - 1)
+                        table.write(results)
+                        rejects.write(rejected)
+                        if self.on_reject:
+                            for line in reject_lines(rejected):
+                                self.on_reject(line)
+                        done += counts
+                        exact_deals += int(exact.sum())
+                        if self.on_progress:
+                            elapsed = time.perf_counter() - started
+                            read = totals.read + done.read
+                            self.on_progress(read, read / elapsed if elapsed else 0.0)
+                    inputs.append(source_record(source, next_row, done))
+                    totals += done
+                    next_row += done.span
+            return self._finish(staged.path, totals, inputs, exact_deals, started, table_name)
+
+    def _finish(self, folder: Path, totals: Totals, inputs: list[dict], exact_deals: int, started: float,
+                table_name: str) -> dict:
+        """Write summary.json into ``folder`` (the staging folder) and return it."""
+        elapsed = time.perf_counter() - started
+        summary = {
+            "command": "equity",
+            "inputs": inputs,
+            "rows_read": totals.read,
+            "rows_scored": totals.scored,
+            "rows_rejected": totals.rejected,
+            "deals": {"exact": exact_deals, "sampled": totals.scored - exact_deals},
+            "preflop": {"exact": self.exact, "samples": None if self.exact else self.samples,
+                        "seed": None if self.exact else self.seed},
+            "outputs": {"equity": table_name, "rejects": "rejects.csv"},
+            "elapsed_seconds": round(elapsed, 3),
+            "rows_per_second": round(totals.read / elapsed) if elapsed else None,
+        }
+        write_json(folder / "summary.json", summary)
+        return summary
