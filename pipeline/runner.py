@@ -84,8 +84,10 @@ def score_larvis(table: pa.Table, *, best_five: bool = False) -> Scored:
     outcome = larvis.winners(keys1, keys2)
     kept = pa.array(ok)
     results = pa.table({
-        "hand1": table.column("Hand1").filter(kept),
-        "hand2": table.column("Hand2").filter(kept),
+        # The hands as scored: without the surrounding whitespace parse_hands
+        # allows, so no newline or quote of the input reaches an unquoted CSV.
+        "hand1": pc.utf8_trim_whitespace(table.column("Hand1").filter(kept)),
+        "hand2": pc.utf8_trim_whitespace(table.column("Hand2").filter(kept)),
         "hand1_category": _categories(categories1, larvis.CATEGORIES),
         "hand1_key": keys1,
         "hand2_category": _categories(categories2, larvis.CATEGORIES),

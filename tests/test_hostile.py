@@ -714,3 +714,18 @@ def test_raw_is_the_line_as_read(runner, tmp_path, line, reason):
     _, rejects = check_accounting(out, json.loads((out / "summary.json").read_text()))
     [reject] = rejects.to_pylist()
     assert reject["raw"] == line and reason in reject["reason"] and reject["line"] == 3
+
+
+def test_a_valid_hand_with_a_newline_around_it_is_scored_and_written_trimmed(runner, tmp_path):
+    # Parquet strings may hold anything; the hand is scored without its
+    # surrounding whitespace, and written so, so the unquoted CSV stays valid.
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "games.parquet"
+    pq.write_table(pa.table({"Hand1": ["\n22223", "AAAQQ"], "Hand2": ["KKKQQ\r", "QQAAA"]}), path)
+    out = tmp_path / "out"
+    result = invoke(runner, ["run", str(path), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    winners, _ = check_accounting(out, json.loads((out / "summary.json").read_text()))
+    assert winners.column("hand1").to_pylist() == ["22223", "AAAQQ"]
+    assert winners.column("hand2").to_pylist() == ["KKKQQ", "QQAAA"]
