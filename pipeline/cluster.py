@@ -57,7 +57,7 @@ from pipeline.runner import REJECT_SCHEMA, Run, Scoring, Totals, batch_span, sou
 from pipeline.writers import TableWriter
 
 DEFAULT_PARTITION_ROWS = 1 << 20
-DEFAULT_PARTITION_BYTES = 32 << 20  # about 650,000 six-player deals of CSV
+DEFAULT_PARTITION_BYTES = 8 << 20  # about 170,000 six-player deals of CSV: many per worker, for balance
 WINNERS_FOLDER = "winners"
 INSTALL_HINT = "the dask engine needs dask.distributed: pip install 'pokerpipe[dask]'"
 
