@@ -56,6 +56,27 @@ class _Progress:
             click.echo("", err=True)
 
 
+class _Report:
+    """What a run says on stderr as it goes: progress, and the first rejected rows, then a count."""
+
+    def __init__(self, *, quiet: bool) -> None:
+        self.quiet = quiet
+        self.progress = _Progress(enabled=not quiet and sys.stderr.isatty())
+        self.rejected = 0  # a count, not the lines: an archive may hold millions of bad rows
+
+    def reject(self, line: str) -> None:
+        self.rejected += 1
+        if not self.quiet and self.rejected <= MAX_REJECT_LINES:
+            self.progress.close()
+            click.echo(line, err=True)
+
+    def close(self, outdir: str) -> None:
+        self.progress.close()
+        if self.rejected > MAX_REJECT_LINES and not self.quiet:
+            click.echo(f"... and {self.rejected - MAX_REJECT_LINES:,} more rejected rows in "
+                       f"{outdir}/rejects.csv", err=True)
+
+
 @cli.command()
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("-o", "--output", "outdir", required=True,
@@ -102,29 +123,17 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
         except ImportError as error:
             raise click.ClickException(str(error)) from None
 
-    progress = _Progress(enabled=not quiet and sys.stderr.isatty())
-    rejected = 0  # a count, not the lines: an archive may hold millions of bad rows
-
-    def reject(line: str) -> None:
-        nonlocal rejected
-        rejected += 1
-        if not quiet and rejected <= MAX_REJECT_LINES:
-            progress.close()
-            click.echo(line, err=True)
-
+    report = _Report(quiet=quiet)
     try:
         configured = Run(list(inputs), outdir, output_format=output_format, game=game,
-                         best_five=best_five, batch_rows=batch_rows, threads=threads, on_progress=progress,
-                         on_reject=reject)
+                         best_five=best_five, batch_rows=batch_rows, threads=threads,
+                         on_progress=report.progress, on_reject=report.reject)
         summary = configured.execute() if engine == "local" else \
             cluster.execute(configured, scheduler=scheduler)
     except PokerpipeError as error:
-        progress.close()
+        report.progress.close()
         raise click.ClickException(str(error)) from None
-    progress.close()
-    if rejected > MAX_REJECT_LINES and not quiet:
-        click.echo(f"... and {rejected - MAX_REJECT_LINES:,} more rejected rows in "
-                   f"{outdir}/rejects.csv", err=True)
+    report.close(outdir)
     if not quiet:
         from pipeline.phh import SET_APART
 
@@ -188,27 +197,15 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
         return
     if not inputs or not outdir:
         raise click.UsageError("give INPUTS and -o OUTDIR, or --hand for one deal")
-    progress = _Progress(enabled=not quiet and sys.stderr.isatty())
-    rejected = 0
-
-    def reject(line: str) -> None:
-        nonlocal rejected
-        rejected += 1
-        if not quiet and rejected <= MAX_REJECT_LINES:
-            progress.close()
-            click.echo(line, err=True)
-
+    report = _Report(quiet=quiet)
     try:
         summary = equities.EquityRun(list(inputs), outdir, output_format=output_format, samples=samples,
                                      seed=seed, exact=exact, batch_rows=batch_rows,
-                                     on_progress=progress, on_reject=reject).execute()
+                                     on_progress=report.progress, on_reject=report.reject).execute()
     except PokerpipeError as error:
-        progress.close()
+        report.progress.close()
         raise click.ClickException(str(error)) from None
-    progress.close()
-    if rejected > MAX_REJECT_LINES and not quiet:
-        click.echo(f"... and {rejected - MAX_REJECT_LINES:,} more rejected rows in "
-                   f"{outdir}/rejects.csv", err=True)
+    report.close(outdir)
     if not quiet:
         click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, "
                    f"{summary['rows_rejected']:,} rejected -> {outdir}", err=True)

@@ -17,49 +17,13 @@ from pipeline import cards, equity, holdem
 from pipeline.cli import cli
 
 from .conftest import RAW
+from .rules import best_value, five_card_value
 
 RANKS = "23456789TJQKA"
 DECK = [r + s for r in RANKS for s in "cdhs"]
 
 
 # --- the reference: the rules of hold'em, written plainly ----------------------
-
-def five_card_value(hand: tuple[str, ...]) -> tuple:
-    """Category then tie-breaking ranks of five cards, comparable with < (higher wins)."""
-    ranks = sorted((RANKS.index(card[0]) for card in hand), reverse=True)
-    counts = Counter(ranks)
-    # Ranks by how many there are, then by rank: the triple before the pair, high kickers first.
-    grouped = sorted(counts, key=lambda rank: (counts[rank], rank), reverse=True)
-    shape = sorted(counts.values(), reverse=True)
-    flush = len({card[1] for card in hand}) == 1
-    straight_top = None
-    if len(counts) == 5:
-        if ranks[0] - ranks[4] == 4:
-            straight_top = ranks[0]
-        elif ranks == [12, 3, 2, 1, 0]:  # the wheel: the ace plays low
-            straight_top = 3
-    if straight_top is not None and flush:
-        return (8, straight_top)
-    if shape == [4, 1]:
-        return (7, *grouped)
-    if shape == [3, 2]:
-        return (6, *grouped)
-    if flush:
-        return (5, *ranks)
-    if straight_top is not None:
-        return (4, straight_top)
-    if shape == [3, 1, 1]:
-        return (3, *grouped)
-    if shape == [2, 2, 1]:
-        return (2, *grouped)
-    if shape == [2, 1, 1, 1]:
-        return (1, *grouped)
-    return (0, *ranks)
-
-
-def best_value(seven: list[str]) -> tuple:
-    return max(five_card_value(five) for five in combinations(seven, 5))
-
 
 def reference_equity(board: list[str], hands: list[list[str]]) -> list[Fraction]:
     """Every run-out, every seat: a win counts 1, a k-way split 1/k."""

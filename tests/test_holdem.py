@@ -4,58 +4,16 @@ brute-force best-of-seven reference, and every tie-break example."""
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 
 import numpy as np
 import pytest
 
 from pipeline import cards, holdem
 
+from .rules import best_value as reference_best
+from .rules import five_card_value as reference_five
+
 RANKS = "23456789TJQKA"
-
-
-def reference_five(hand: list[int]) -> tuple:
-    """Strength of five cards, written from the statement's rules.
-
-    Categories, weakest first: one card, pair, two pairs, three, straight,
-    flush, full house, poker (four of a kind), royal flush (any straight
-    flush).  Ties: the three before the pair in a full house; an ace-low
-    straight is the weakest straight; then the figure's cards, then the
-    other cards, high to low.
-    """
-    ranks = sorted((c // 4 for c in hand), reverse=True)
-    flush = len({c % 4 for c in hand}) == 1
-    distinct = sorted(set(ranks), reverse=True)
-    top = None
-    if len(distinct) == 5 and distinct[0] - distinct[4] == 4:
-        top = distinct[0]
-    elif distinct == [12, 3, 2, 1, 0]:
-        top = 3  # the ace plays low: a five-high straight
-    counts = Counter(ranks)
-    order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
-    shape = sorted(counts.values(), reverse=True)
-    if top is not None and flush:
-        return (8, (top,))
-    if shape[0] == 4:
-        return (7, tuple(order))
-    if shape == [3, 2]:
-        return (6, tuple(order))
-    if flush:
-        return (5, tuple(ranks))
-    if top is not None:
-        return (4, (top,))
-    if shape[0] == 3:
-        return (3, tuple(order))
-    if shape == [2, 2, 1]:
-        return (2, tuple(order))
-    if shape[0] == 2:
-        return (1, tuple(order))
-    return (0, tuple(ranks))
-
-
-def reference_best(hand: list[int]) -> tuple:
-    """Best five of the cards: the strongest of every five-card subset."""
-    return max(reference_five(list(five)) for five in itertools.combinations(hand, 5))
 
 
 def dense(values: list) -> list[int]:

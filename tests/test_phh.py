@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import bz2
 import gzip
-import itertools
 import json
 import shutil
 import tomllib
-from collections import Counter
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from pipeline.runner import Run
+
+from .rules import best_value
 
 ROOT = Path(__file__).resolve().parent.parent
 PHH = ROOT / "data" / "raw" / "phh"
@@ -36,42 +36,6 @@ def run(inputs, outdir: Path) -> tuple[dict, pd.DataFrame, pd.DataFrame]:
 
 
 # --- a reference written from the rules -------------------------------------------------------
-
-def five_card_value(hand: list[str]) -> tuple:
-    ranks = sorted((RANKS.index(c[0]) for c in hand), reverse=True)
-    counts = Counter(ranks)
-    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-    flush = len({c[1] for c in hand}) == 1
-    distinct = sorted(set(ranks), reverse=True)
-    straight_top = None
-    if len(distinct) == 5 and distinct[0] - distinct[4] == 4:
-        straight_top = distinct[0]
-    if distinct == [12, 3, 2, 1, 0]:
-        straight_top = 3
-    shape = [count for _, count in groups]
-    order = [rank for rank, _ in groups]
-    if straight_top is not None and flush:
-        return (8, straight_top)
-    if shape == [4, 1]:
-        return (7, *order)
-    if shape == [3, 2]:
-        return (6, *order)
-    if flush:
-        return (5, *ranks)
-    if straight_top is not None:
-        return (4, straight_top)
-    if shape == [3, 1, 1]:
-        return (3, *order)
-    if shape == [2, 2, 1]:
-        return (2, *order)
-    if shape == [2, 1, 1, 1]:
-        return (1, *order)
-    return (0, *ranks)
-
-
-def best_of_seven(cards: list[str]) -> tuple:
-    return max(five_card_value(list(five)) for five in itertools.combinations(cards, 5))
-
 
 def split_cards(text: str) -> list[str]:
     return [text[i:i + 2] for i in range(0, len(text), 2)]
@@ -140,7 +104,7 @@ def recorded_winners(hand: dict, replayed: dict) -> str | None:
 
 
 def showdown_winners(replayed: dict) -> str:
-    values = {p: best_of_seven(split_cards(replayed["cards"][p]) + replayed["board"])
+    values = {p: best_value(split_cards(replayed["cards"][p]) + replayed["board"])
               for p in replayed["live"]}
     best = max(values.values())
     return " ".join(str(p + 1) for p in sorted(values) if values[p] == best)
