@@ -74,18 +74,23 @@ class Source:
     @property
     def game(self) -> str:
         """The game the columns describe: ``"larvis"`` or ``"holdem"``."""
-        if set(larvis.COLUMNS) <= set(self.columns):
-            return "larvis"
-        if "board" in self.columns:
-            return "holdem"
-        raise InputError(
-            f"{self.path}: cannot tell the game from the columns "
-            f"{shown(', '.join(self.columns), quote=False) or '(none)'}: "
-            f"expected {','.join(larvis.COLUMNS)} (Larvis) or board,p1,...,p10 (hold'em)")
+        return game_of_columns(str(self.path), self.columns)
 
     def seats(self) -> tuple[str, ...]:
         """Hold'em seat columns present, p1 ... pK in seat order."""
         return tuple(name for name in HOLDEM_SEATS if name in self.columns)
+
+
+def game_of_columns(label: str, columns: tuple[str, ...]) -> str:
+    """The game some column names describe; InputError naming ``label`` when none does."""
+    if set(larvis.COLUMNS) <= set(columns):
+        return "larvis"
+    if "board" in columns:
+        return "holdem"
+    raise InputError(
+        f"{label}: cannot tell the game from the columns "
+        f"{shown(', '.join(columns), quote=False) or '(none)'}: "
+        f"expected {','.join(larvis.COLUMNS)} (Larvis) or board,p1,...,p10 (hold'em)")
 
 
 @dataclass

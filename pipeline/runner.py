@@ -328,6 +328,63 @@ def source_record(source: readers.Source, first_row: int, totals: Totals) -> dic
             **{name: totals.counts[name] for name in phh.SET_APART if name in totals.counts}}
 
 
+def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None, best_five: bool = False,
+                carried: tuple[str, ...] = ()) -> Scoring:
+    """How to score tables with these columns: the game, the columns to read, the expected column.
+
+    Parameters
+    ----------
+    columns : dict of str to tuple of str
+        The column names of each input, by a label that names it in errors
+        (a file's path).
+    game : str, optional
+        The game; detected from the columns when None.
+    best_five : bool
+        Add each hand's best five cards and description.
+    carried : tuple of str
+        Input columns copied into the results as they are.
+
+    Raises
+    ------
+    UsageError
+        An unknown game.
+    InputError
+        Inputs of different games, or an input without a column its game needs.
+    """
+    if game is not None and game not in readers.GAMES:
+        raise UsageError(f"unknown game {game!r}: expected larvis or holdem")
+    if game is None:
+        detected = {label: readers.game_of_columns(label, names) for label, names in columns.items()}
+        if len(set(detected.values())) > 1:
+            listing = ", ".join(f"{label} is {name}" for label, name in detected.items())
+            raise InputError(f"inputs mix games ({listing}): run each game separately or pass --game")
+        game = next(iter(detected.values()))
+    if game == "larvis":
+        for label, names in columns.items():
+            missing = [c for c in larvis.COLUMNS if c not in names]
+            if missing:
+                raise InputError(f"{label}: missing column {', '.join(missing)} "
+                                 f"(a Larvis games file has {','.join(larvis.COLUMNS)})")
+        seats: tuple[str, ...] = ()
+        read = larvis.COLUMNS
+    else:
+        for label, names in columns.items():
+            if "board" not in names or not any(name in readers.HOLDEM_SEATS for name in names):
+                raise InputError(f"{label}: a hold'em archive needs a board column and "
+                                 f"player columns p1..p10")
+        # Up to the highest seat any input has: p1,p3 is seats 1 to 3, seat 2 empty.
+        last = max(readers.HOLDEM_SEATS.index(name) for names in columns.values() for name in names
+                   if name in readers.HOLDEM_SEATS)
+        seats = readers.HOLDEM_SEATS[:last + 1]
+        read = ("board",) + seats
+    expected: str | None = EXPECTED_COLUMNS[game]
+    if any(expected in names for names in columns.values()):
+        read += (expected,)
+    else:
+        expected = None
+    return Scoring(game, seats, read + carried, expected, carried, best_five)
+
+
 class Run:
     """A configured run over a list of inputs; call :meth:`execute`.
 
@@ -361,51 +418,22 @@ class Run:
         self.threads = threads or available_cores()
         OutputSet(outdir).check()  # before any input is read: a folder in the way says so at once
         self.sources = [readers.open_source(path) for path in readers.expand_inputs(inputs)]
-        self.game = game or self._detect_game()
         self.outdir = Path(outdir)
         self.output_format = output_format
         self.batch_rows = batch_rows
         self.on_progress = on_progress
         self.on_reject = on_reject
-        self.best_five = best_five
-        if self.game == "larvis":
-            for source in self.sources:
-                missing = [c for c in larvis.COLUMNS if c not in source.columns]
-                if missing:
-                    raise InputError(f"{source.path}: missing column {', '.join(missing)} "
-                                     f"(a Larvis games file has {','.join(larvis.COLUMNS)})")
-            self.seats: tuple[str, ...] = ()
-            self.columns = larvis.COLUMNS
-        else:
-            for source in self.sources:
-                if "board" not in source.columns or not source.seats():
-                    raise InputError(f"{source.path}: a hold'em archive needs a board column and "
-                                     f"player columns p1..p10")
-            # Up to the highest seat any input has: p1,p3 is seats 1 to 3, seat 2 empty.
-            last = max(readers.HOLDEM_SEATS.index(s.seats()[-1]) for s in self.sources)
-            self.seats = readers.HOLDEM_SEATS[:last + 1]
-            self.columns = ("board",) + self.seats
         self.phh = any(source.format == "phh" for source in self.sources)
-        self.carried = phh.CARRIED if self.phh else ()
-        self.expected = EXPECTED_COLUMNS[self.game]
-        if any(self.expected in source.columns for source in self.sources):
-            self.columns += (self.expected,)
-        else:
-            self.expected = None
-        self.columns += self.carried
-
-    def _detect_game(self) -> str:
-        games = {source.path: source.game for source in self.sources}
-        if len(set(games.values())) > 1:
-            listing = ", ".join(f"{path} is {game}" for path, game in games.items())
-            raise InputError(f"inputs mix games ({listing}): run each game separately or pass --game")
-        return next(iter(games.values()))
+        self._scoring = scoring_for({str(source.path): source.columns for source in self.sources},
+                                    game=game, best_five=best_five,
+                                    carried=phh.CARRIED if self.phh else ())
+        self.game = self._scoring.game
+        self.columns = self._scoring.columns
 
     @property
     def scoring(self) -> Scoring:
         """The per-batch work of this run, as shipped to cluster workers."""
-        return Scoring(self.game, self.seats, self.columns, self.expected, self.carried,
-                       self.best_five)
+        return self._scoring
 
     def process_batch(self, source: readers.Source, batch: readers.Batch, offset: int) -> BatchOutcome:
         """Score one batch of ``source`` whose rows follow ``offset`` rows of the run."""
@@ -490,8 +518,8 @@ class Run:
             **({f"rows_{name}": totals.counts.get(name, 0) for name in phh.SET_APART} if self.phh else {}),
             "rows_rejected": totals.rejected,
             "outcomes": totals.outcomes,
-            "expected": None if not self.expected else {
-                "column": self.expected, **totals.mismatches,
+            "expected": None if not self.scoring.expected else {
+                "column": self.scoring.expected, **totals.mismatches,
                 **({f"not_checked_{name}": totals.counts.get(name, 0) for name in phh.NOT_CHECKED}
                    if self.phh else {})},
             "outputs": {"winners": winners, "rejects": "rejects.csv",
