@@ -31,10 +31,9 @@ from functools import cache
 from math import comb
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.errors import InputError
+from pipeline.text import shown
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -99,21 +98,6 @@ def card_code(text: str) -> int:
     if rank == INVALID or suit == INVALID:
         raise InputError(f"unknown card {text!r}: ranks are {RANKS} (or X), suits are {SUITS}")
     return int(4 * rank + suit)
-
-
-def shown(text: str, limit: int = 40, *, quote: bool = True) -> str:
-    """Input text as a message shows it: quoted, and cut short when long.
-
-    A hostile field can be megabytes long; a message naming it stays one
-    short line.
-
-    >>> shown("AAQ"), shown("A" * 50, limit=5), shown("A" * 50, limit=5, quote=False)
-    ("'AAQ'", "'AAAAA'... (50 characters)", 'AAAAA... (50 characters)')
-    """
-    if len(text) <= limit:
-        return repr(text) if quote else text
-    head = text[:limit]
-    return f"{repr(head) if quote else head}... ({len(text):,} characters)"
 
 
 def code_matrix(values, *, widths: tuple[int, ...], top: int, what: str) -> np.ndarray:
@@ -311,71 +295,3 @@ def digits_value(ordered: np.ndarray) -> np.ndarray:
     for column in np.asarray(ordered, dtype=np.int64).T:
         value = value * len(RANKS) + column
     return value
-
-
-def _offsets_and_data(
-        strings: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """The offsets, data bytes and validity (None: no nulls) of a string array, zero-copy."""
-    if isinstance(strings, pa.ChunkedArray):
-        strings = strings.combine_chunks()
-    if pa.types.is_string(strings.type) or pa.types.is_binary(strings.type):
-        offset_type = np.int32
-    elif pa.types.is_large_string(strings.type) or pa.types.is_large_binary(strings.type):
-        offset_type = np.int64
-    else:
-        strings = pc.cast(strings, pa.large_string())
-        offset_type = np.int64
-    n = len(strings)
-    _, offsets_buffer, data_buffer = strings.buffers()[:3]
-    offsets = np.frombuffer(offsets_buffer, dtype=offset_type)[strings.offset:strings.offset + n + 1]
-    data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
-    valid = strings.is_valid().to_numpy(zero_copy_only=False) if strings.null_count else None
-    return offsets, data, valid
-
-
-def text_lengths(strings: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    """Length in bytes of each string, -1 for a null.
-
-    >>> text_lengths(pa.array(["Ah Kd", "", None])).tolist()
-    [5, 0, -1]
-    """
-    offsets, _, valid = _offsets_and_data(strings)
-    lengths = np.diff(offsets).astype(np.int64)
-    if valid is not None:
-        lengths[~valid] = -1
-    return lengths
-
-
-def text_matrix(strings: pa.Array | pa.ChunkedArray, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """View a column of short strings as a byte matrix, without a row loop.
-
-    Parameters
-    ----------
-    strings : pyarrow string array of length n
-        Nulls allowed.
-    width : int
-        The length a valid value has, in bytes.
-
-    Returns
-    -------
-    matrix : ndarray of shape (n, width), dtype uint8
-        The bytes of each value whose length is ``width``; zeros elsewhere.
-        May be a read-only view of the array's own buffer.
-    fits : ndarray of shape (n,), dtype bool
-        True where the value is not null and has exactly ``width`` bytes.
-    """
-    offsets, data, valid = _offsets_and_data(strings)
-    n = len(offsets) - 1
-    fits = np.diff(offsets) == width
-    if valid is not None:
-        fits &= valid
-    if not fits.any():
-        return np.zeros((n, width), dtype=np.uint8), fits
-    if n and fits.all() and offsets[-1] - offsets[0] == n * width:
-        # Every value has the width and they lie back to back: the buffer
-        # already is the matrix.
-        return data[offsets[0]:offsets[-1]].reshape(n, width), fits
-    starts = np.where(fits, offsets[:-1], offsets[:-1][fits][0])
-    matrix = data[starts[:, None] + np.arange(width)]
-    matrix[~fits] = 0
-    return matrix, fits

@@ -18,8 +18,9 @@ import time
 
 import click
 
-from pipeline import __version__, cards, holdem, larvis, readers
+from pipeline import __version__, holdem, larvis, readers
 from pipeline.errors import InputError, PokerpipeError
+from pipeline.text import shown
 from pipeline.writers import FORMATS
 
 MAX_REJECT_LINES = 20
@@ -147,7 +148,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
         raise click.ClickException(
             f"{expected['mismatched']:,} of {expected['checked']:,} rows disagree with the "
             f"{expected['column']} column (first: row {first['row']}, "
-            f"expected {cards.shown(first['expected'])}, got {first['got']!r}); "
+            f"expected {shown(first['expected'])}, got {first['got']!r}); "
             f"see {outdir}/{summary['outputs']['winners']}")
 
 

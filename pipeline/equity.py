@@ -50,6 +50,7 @@ from pipeline.errors import InputError, UsageError
 from pipeline.publish import OutputSet
 from pipeline.runner import REJECT_SCHEMA, Scored, Scoring, Totals, batch_span, reject_lines, source_record
 from pipeline.statistics import Tally
+from pipeline.text import text_lengths
 from pipeline.writers import FORMATS, TableWriter, write_json
 
 BOARD_SIZES = (0, 3, 4, 5)
@@ -120,7 +121,7 @@ def parse_spots(board: pa.Array | pa.ChunkedArray, seats: list[pa.Array]) -> Spo
     n = len(board)
     tidy = pc.replace_substring_regex(pc.utf8_trim_whitespace(pc.fill_null(board, "")),
                                       holdem._WHITESPACE, " ")
-    lengths = cards.text_lengths(tidy)
+    lengths = text_lengths(tidy)
     size = np.where(lengths < len(_SIZE_OF_LENGTH),
                     _SIZE_OF_LENGTH[np.clip(lengths, 0, len(_SIZE_OF_LENGTH) - 1)], -1)
     codes = np.full((n, holdem.BEST_OF), DECK, dtype=np.uint8)

@@ -39,6 +39,7 @@ import pyarrow.compute as pc
 
 from pipeline import cards
 from pipeline.errors import UsageError
+from pipeline.text import shown, text_lengths, text_matrix
 
 BEST_OF = 5
 HAND_SIZES = (5, 6, 7)
@@ -337,13 +338,13 @@ def _card_matrix(strings: pa.Array, count: int) -> tuple[np.ndarray, np.ndarray,
     ``known`` (every card is a known card) as (n,) bool arrays.
     """
     width = 3 * count - 1
-    matrix, fits = cards.text_matrix(strings, width)
+    matrix, fits = text_matrix(strings, width)
     spaced = _spaced(matrix, fits, count)
     if not spaced.all():
         # Rare slow path: tidy stray, doubled or other whitespace (a tab
         # between cards too), then look again.
         tidy = pc.replace_substring_regex(pc.utf8_trim_whitespace(strings), _WHITESPACE, " ")
-        matrix, fits = cards.text_matrix(tidy, width)
+        matrix, fits = text_matrix(tidy, width)
         spaced = _spaced(matrix, fits, count)
     matrix = np.ascontiguousarray(matrix)
     # Card-major storage: each card's codes are contiguous; returned transposed.
@@ -372,7 +373,7 @@ def _spaced(matrix: np.ndarray, fits: np.ndarray, count: int) -> np.ndarray:
 
 def _blank(column: pa.Array) -> np.ndarray:
     """True where a seat's text is null, empty or only whitespace."""
-    lengths = cards.text_lengths(column)
+    lengths = text_lengths(column)
     blank = lengths <= 0
     odd = ~blank & (lengths != HOLE_TEXT_WIDTH)
     if odd.any():
@@ -504,15 +505,15 @@ def deal_problem(board: str | None, seats: list[str | None], *,
         if len(words) not in counts:
             expected = ", ".join(map(str, counts[:-1])) + " or " * (len(counts) > 1) + str(counts[-1])
             what = "empty" if not words else f"{len(words)} cards, expected {expected}"
-            return f"{label} {cards.shown(text)}: {what}" if words else f"{label} is empty", index
+            return f"{label} {shown(text)}: {what}" if words else f"{label} is empty", index
         for word in words:
             try:
                 code = cards.card_code(word)
             except ValueError:
-                return (f"{label} {cards.shown(text)}: unknown card {cards.shown(word)} "
+                return (f"{label} {shown(text)}: unknown card {shown(word)} "
                         f"(ranks {cards.RANKS} or X, suits {cards.SUITS})"), index
             if code in seen:
-                return f"{label} {cards.shown(text)}: card {word} is dealt twice", index
+                return f"{label} {shown(text)}: card {word} is dealt twice", index
             seen.add(code)
     if not seated:
         return "no player: every seat is empty", -1

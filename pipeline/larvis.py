@@ -28,6 +28,7 @@ import pyarrow.compute as pc
 
 from pipeline import cards
 from pipeline.errors import InputError
+from pipeline.text import shown, text_matrix
 
 HAND_SIZE = 5
 COLUMNS = ("Hand1", "Hand2")
@@ -140,12 +141,12 @@ def parse_hands(strings: pa.Array | pa.ChunkedArray, *, label: str) -> tuple[np.
     reasons : ndarray of shape (n,), dtype object
         None for a valid hand, else why it is rejected.
     """
-    matrix, fits = cards.text_matrix(strings, HAND_SIZE)
+    matrix, fits = text_matrix(strings, HAND_SIZE)
     if not fits.all():
         # Rare slow path: surrounding whitespace is not part of a hand, as
         # around hold'em cards.
         strings = pc.utf8_trim_whitespace(strings)
-        matrix, fits = cards.text_matrix(strings, HAND_SIZE)
+        matrix, fits = text_matrix(strings, HAND_SIZE)
     ranks = cards.RANK_OF_BYTE[matrix]
     ok = fits.copy()
     # A five-card hand can only break the four-of-a-rank limit by five alike.
@@ -177,7 +178,7 @@ def hand_problem(text: str | None, *, label: str = "hand") -> str | None:
     if text is None or text == "":
         return f"{label} is empty"
     if len(text) != HAND_SIZE:
-        return f"{label} {cards.shown(text)}: {len(text):,} symbols, expected {HAND_SIZE}"
+        return f"{label} {shown(text)}: {len(text):,} symbols, expected {HAND_SIZE}"
     for symbol in text:
         if symbol not in cards.RANKS and symbol != "X":
             return (f"{label} {text!r}: unknown symbol {symbol!r}, "

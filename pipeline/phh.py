@@ -50,6 +50,7 @@ import pyarrow.compute as pc
 from pipeline import cards, holdem
 from pipeline.errors import InputError
 from pipeline.readers import HOLDEM_SEATS, Batch, Source
+from pipeline.text import offsets_and_data, shown
 
 SUFFIXES = (".phh", ".phhs")
 VARIANTS = ("NT", "FT")  # no-limit and fixed-limit Texas hold'em
@@ -138,7 +139,7 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
         text = pa.Array.from_buffers(pa.large_string(), 1, [None, pa.py_buffer(
             np.array([0, high - low], dtype=np.int64)), buffer.slice(low, high - low)])
         lines = pc.list_flatten(pc.split_pattern(text, "\n"))
-        offsets, data, _ = cards._offsets_and_data(lines)
+        offsets, data, _ = offsets_and_data(lines)
         lengths = np.diff(offsets)
         first = np.where(lengths > 0, data[np.minimum(offsets[:-1], max(len(data) - 1, 0))], 0)
         raw = _parse(lines, first, start_lines[begin:stop] - start_lines[begin],
@@ -355,7 +356,7 @@ def _slow_hand(text: str, multi: bool) -> dict:
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        return {"problem": f"bad TOML: {error}", "excerpt": cards.shown(text.split("\n", 1)[0], 60,
+        return {"problem": f"bad TOML: {error}", "excerpt": shown(text.split("\n", 1)[0], 60,
                                                                           quote=False)}
     key = None
     if multi:
@@ -380,7 +381,7 @@ def _slow_hand(text: str, multi: bool) -> dict:
             continue
         if not isinstance(value, list) or not all(
                 isinstance(x, int | float) and not isinstance(x, bool) for x in value):
-            return {**record, "problem": f"{name} is not a list of numbers: {cards.shown(str(value))}"}
+            return {**record, "problem": f"{name} is not a list of numbers: {shown(str(value))}"}
         record["numbers"][name] = [float(x) for x in value]
     actions = document["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
@@ -484,7 +485,7 @@ def _replay(raw: _Hands, path: str) -> Batch:
         # The first bad action of each hand names the reason.
         hand_rows, first = np.unique(hand_of[bad], return_index=True)
         shown_text = action_text(bad[first])
-        reject(hand_rows, lambda i, _: f"action {cards.shown(shown_text[i])}: {why(bad[first[i]])}",
+        reject(hand_rows, lambda i, _: f"action {shown(shown_text[i])}: {why(bad[first[i]])}",
                lambda i, _: shown_text[i])
 
     reject_actions(~understood, lambda _: "not understood")
@@ -527,7 +528,7 @@ def _replay(raw: _Hands, path: str) -> Batch:
         words = {int(owner[i]): data[begin[i]:begin[i] + 2].tobytes().decode("utf-8", "replace")
                  for i in np.flatnonzero(bad_card)[::-1]}
         reject_actions(np.isin(np.arange(len(verb)), owner[bad_card]),
-                       lambda a: f"unknown card {cards.shown(words[a])} (ranks {cards.RANKS}, suits "
+                       lambda a: f"unknown card {shown(words[a])} (ranks {cards.RANKS}, suits "
                                  f"{cards.SUITS}, ?? unknown)")
 
     # Board: the cards of d db in order.
@@ -544,18 +545,18 @@ def _replay(raw: _Hands, path: str) -> Batch:
 
     # Hole cards: the deal, replaced by what the player shows.
     holes = np.full((hands, _SEATS, 2), _NO_CARD, dtype=np.uint8)
-    shown = np.full((hands, _SEATS, 2), _NO_CARD, dtype=np.uint8)
-    for which, grid, seat in ((DH, holes, target), (SM, shown, actor)):
+    shown_cards = np.full((hands, _SEATS, 2), _NO_CARD, dtype=np.uint8)
+    for which, grid, seat in ((DH, holes, target), (SM, shown_cards, actor)):
         mine = verb[owner] == which
         acts = owner[mine][::2]
         grid[hand_of[acts], np.minimum(seat[acts], _SEATS) - 1] = code[mine].reshape(-1, 2)
     dealt_known = (holes < _UNKNOWN_CARD).all(axis=2)
-    shown_known = (shown < _UNKNOWN_CARD).all(axis=2)
-    differ = dealt_known & shown_known & (np.sort(holes, axis=2) != np.sort(shown, axis=2)).any(axis=2)
+    shown_known = (shown_cards < _UNKNOWN_CARD).all(axis=2)
+    differ = dealt_known & shown_known & (np.sort(holes, axis=2) != np.sort(shown_cards, axis=2)).any(axis=2)
     rows, seats = np.nonzero(differ)
-    reject(rows, lambda i, row: f"p{seats[i] + 1} shows {_cards_of(shown[row, seats[i]])}, dealt "
+    reject(rows, lambda i, row: f"p{seats[i] + 1} shows {_cards_of(shown_cards[row, seats[i]])}, dealt "
                                 f"{_cards_of(holes[row, seats[i]])}")
-    holes = np.where(shown_known[:, :, None], shown, holes)
+    holes = np.where(shown_known[:, :, None], shown_cards, holes)
 
     # A card dealt twice leaves fewer card bits than known cards.
     every = np.concatenate([board, holes.reshape(hands, -1)], axis=1)
@@ -681,7 +682,7 @@ def _split_actions(texts: pa.Array) -> tuple[np.ndarray, ...]:
     """
     if len(texts) and pc.any(pc.match_substring(texts, "#")).as_py():
         texts = pc.replace_substring_regex(texts, r" *#.*$", "")
-    offsets, data, _ = cards._offsets_and_data(texts)
+    offsets, data, _ = offsets_and_data(texts)
     data = np.concatenate([data, np.zeros(_MAX_NUMBER + 4, dtype=np.uint8)])  # reads past an end stay in
     n = len(offsets) - 1
     start, end = offsets[:-1].astype(np.int64), offsets[1:].astype(np.int64)

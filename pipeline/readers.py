@@ -34,8 +34,8 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline import holdem, larvis
-from pipeline.cards import shown, text_lengths
 from pipeline.errors import InputError
+from pipeline.text import shown, text_lengths
 
 CSV_SUFFIXES = (".csv", ".tsv")
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}

@@ -10,6 +10,7 @@ import pyarrow as pa
 import pytest
 
 from pipeline import cards
+from pipeline.text import text_matrix
 
 
 @pytest.mark.parametrize("width", sorted(cards.SORTING_NETWORKS))
@@ -51,7 +52,7 @@ def test_unknown_cards_are_refused(text):
 
 def test_text_matrix_reads_fixed_width_values_and_flags_the_rest():
     strings = pa.array(["AKQJT", None, "AK", "23456", "", "2345678"])
-    matrix, fits = cards.text_matrix(strings, 5)
+    matrix, fits = text_matrix(strings, 5)
     assert fits.tolist() == [True, False, False, True, False, False]
     assert bytes(matrix[0]) == b"AKQJT" and bytes(matrix[3]) == b"23456"
     assert not matrix[~fits].any()
@@ -59,5 +60,5 @@ def test_text_matrix_reads_fixed_width_values_and_flags_the_rest():
 
 def test_text_matrix_respects_slices():
     strings = pa.array(["xxxxx", "AKQJT", "23456"]).slice(1)
-    matrix, fits = cards.text_matrix(strings, 5)
+    matrix, fits = text_matrix(strings, 5)
     assert fits.all() and bytes(matrix[0]) == b"AKQJT"

@@ -1,0 +1,198 @@
+"""Games: the one interface every game implements, and the registry the pipeline asks.
+
+This module owns what the rest of the pipeline may know about a game.  A
+game is one module (:mod:`pipeline.larvis`, :mod:`pipeline.holdem`) holding
+one :class:`Game` subclass, registered here when the module is imported.
+The readers, the runner, both engines, ``contest``, ``generate`` and
+``stats`` ask the registry (:func:`get`, :func:`detect`, :func:`names`) and
+call the game; none of them compares game names.  A new game is a new
+module with a new subclass: its columns, expected column, categories,
+parsing with reasons, scoring of a batch into its result table and
+statistics, exact category counts and dealing.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+import pyarrow as pa
+
+from pipeline.errors import InputError, UsageError
+from pipeline.statistics import Tally
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One batch after a game has scored it.
+
+    Attributes
+    ----------
+    results : pyarrow.Table
+        The result columns of the scored rows, in input order (no ``row``).
+    ok : ndarray of shape (n,), dtype bool
+        True for the rows of the batch that were scored.
+    reasons : ndarray of shape (n,), dtype object
+        None where ``ok``, else why the row is rejected.
+    tally : Tally
+        Category, win and tie counts of the scored rows.
+    outcome_codes : ndarray of shape (ok.sum(),), integer
+        Each scored row's outcome, an index into ``outcome_texts``.
+    outcome_texts : ndarray, dtype object
+        The text of each outcome, as an expected column writes it.
+    outcome_counts : dict of str to int
+        Counts for the summary's ``outcomes``.
+    fields : ndarray of shape (n,), dtype int8, optional
+        Which field of a rejected row its reason is about (0 the first, -1
+        none), where the game knows it.
+    """
+
+    results: pa.Table
+    ok: np.ndarray
+    reasons: np.ndarray
+    tally: Tally
+    outcome_codes: np.ndarray
+    outcome_texts: np.ndarray
+    outcome_counts: dict[str, int] = field(default_factory=dict)
+    fields: np.ndarray | None = None
+
+    def outcomes(self) -> np.ndarray:
+        """The outcome of each scored row as text, to compare with an expected column."""
+        return self.outcome_texts[self.outcome_codes]
+
+
+def category_column(codes: np.ndarray, names: tuple[str, ...], *,
+                    present: np.ndarray | None = None) -> pa.DictionaryArray:
+    """A dictionary-encoded column of category names from their codes; null where not ``present``.
+
+    >>> category_column(np.array([1, 0]), ("Low", "High")).to_pylist()
+    ['High', 'Low']
+    """
+    mask = None if present is None else ~present
+    return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int8), pa.int8(), mask=mask),
+                                          pa.array(list(names), pa.string()))
+
+
+class Game(ABC):
+    """What a game tells the pipeline.  Subclass it in the game's module and :func:`register` it.
+
+    Class attributes
+    ----------------
+    name : str
+        What ``--game`` and ``summary.json`` call it.
+    title : str
+        How messages name it.
+    categories : tuple of str
+        Category names, weakest first, as ``categories.csv`` spells them.
+    expected_column : str
+        The input column that may hold expected outcomes.
+    row_noun : str
+        What a row is, in the plural ("games", "deals").
+    hand_cards : int
+        Cards in one hand: the exact category shares are those of this many
+        cards from a 52-card deck.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    categories: ClassVar[tuple[str, ...]]
+    expected_column: ClassVar[str]
+    row_noun: ClassVar[str]
+    hand_cards: ClassVar[int]
+    #: Whether ``generate`` can write contest files (``.in``) of this game.
+    writes_contest: ClassVar[bool] = False
+
+    @abstractmethod
+    def known_columns(self) -> tuple[str, ...]:
+        """Every input column name the game reads, its expected column included."""
+
+    @abstractmethod
+    def claims(self, columns: tuple[str, ...]) -> bool:
+        """Whether a file with these columns holds this game."""
+
+    @abstractmethod
+    def input_columns(self, columns: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+        """The columns to read from inputs with these columns (by label, e.g. a path).
+
+        Raises InputError naming the input that lacks a column the game needs.
+        """
+
+    @abstractmethod
+    def score(self, table: pa.Table, columns: tuple[str, ...], *, best_five: bool = False) -> Scored:
+        """Parse and score a batch: ``table`` holds ``columns`` (from :meth:`input_columns`) as text."""
+
+    @abstractmethod
+    def exact_counts(self) -> dict[str, int]:
+        """Hands of each category among all hands of :attr:`hand_cards` cards, weakest first."""
+
+    @abstractmethod
+    def deal_columns(self, players: int) -> tuple[str, ...]:
+        """The columns of a generated archive with ``players`` players."""
+
+    @abstractmethod
+    def cards_per_row(self, players: int) -> int:
+        """Cards dealt for one generated row."""
+
+    @abstractmethod
+    def dealt_batch(self, dealt: np.ndarray, schema: pa.Schema) -> pa.RecordBatch:
+        """A generated batch: ``dealt`` (rows, cards_per_row) card codes as text columns."""
+
+
+_REGISTRY: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add a game to the registry (replacing one of the same name); return it."""
+    _REGISTRY[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Remove a game from the registry (for tests that add one)."""
+    _REGISTRY.pop(name, None)
+
+
+def names() -> tuple[str, ...]:
+    """The registered games' names, sorted."""
+    _load_builtin()
+    return tuple(sorted(_REGISTRY))
+
+
+def get(name: str) -> Game:
+    """The game called ``name``; UsageError listing the known ones otherwise."""
+    _load_builtin()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UsageError(f"unknown game {name!r}: expected {' or '.join(names())}") from None
+
+
+def detect(label: str, columns: tuple[str, ...]) -> Game:
+    """The game whose columns these are; InputError naming ``label`` when no game claims them.
+
+    Games are asked in name order; the first that claims the columns wins.
+    """
+    for name in names():
+        if _REGISTRY[name].claims(columns):
+            return _REGISTRY[name]
+    from pipeline.text import shown
+
+    expected = "; ".join(f"{game.title}: {','.join(game.known_columns()[:3])}..."
+                         for game in map(get, names()))
+    raise InputError(f"{label}: cannot tell the game from the columns "
+                     f"{shown(', '.join(columns), quote=False) or '(none)'}: expected {expected}")
+
+
+def known_columns() -> frozenset[str]:
+    """Every column name some registered game reads."""
+    return frozenset(name for game in map(get, names()) for name in game.known_columns())
+
+
+def _load_builtin() -> None:
+    # The built-in games register themselves when imported; importing them
+    # here, not at the top, lets their modules import this one.
+    if "holdem" not in _REGISTRY or "larvis" not in _REGISTRY:
+        from pipeline import holdem, larvis  # noqa: F401
