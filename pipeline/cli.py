@@ -18,7 +18,7 @@ import time
 
 import click
 
-from pipeline import __version__, holdem, larvis, readers
+from pipeline import __version__, games, holdem, larvis, readers
 from pipeline.errors import InputError, PokerpipeError
 from pipeline.text import shown
 from pipeline.writers import FORMATS
@@ -31,6 +31,20 @@ class BadInput(click.ClickException):
     """An error in what the user gave, exit status 2 like a usage error."""
 
     exit_code = 2
+
+
+class _GameName(click.ParamType):
+    """A registered game's name, checked when the command line is parsed (games may be added)."""
+
+    name = "game"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[" + "|".join(games.names()) + "]"
+
+    def convert(self, value: str, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if value not in games.names():
+            self.fail(f"{value!r} is not one of {', '.join(map(repr, games.names()))}.", param, ctx)
+        return value
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -85,7 +99,7 @@ class _Report:
               help="Folder for winners, rejects.csv, summary.json and the statistics.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="csv",
               show_default=True, help="Format of the winners table.")
-@click.option("--game", type=click.Choice(readers.GAMES), default=None,
+@click.option("--game", type=_GameName(), default=None,
               help="Game of the inputs; detected from their columns when omitted.")
 @click.option("--batch-rows", type=click.IntRange(min=1), default=readers.DEFAULT_BATCH_ROWS,
               show_default=True, help="Rows scored at a time; bounds memory.")
@@ -256,27 +270,18 @@ def contest(file: str | None, batch_rows: int) -> None:
                                           name=name)
         try:
             for batch in batches:
-                columns = [batch.table.column(seat) for seat in readers.HOLDEM_SEATS]
-                deals = holdem.parse_deals(batch.table.column("board"), columns)
-                bad = [i for i, reason in enumerate(deals.reasons) if reason is not None]
-                good = slice(0, bad[0] if bad else len(deals.reasons))
-                _, masks = holdem.score_deals(holdem.Deals(
-                    deals.board[good], deals.holes[good], deals.seated[good],
-                    deals.reasons[good], deals.fields[good]))
-                if len(masks):
-                    sys.stdout.write("\n".join(holdem.winners_text(masks)) + "\n")
-                if bad:
-                    first = bad[0]
-                    line = int(batch.lines[first]) + 1 + max(int(deals.fields[first]), 0)
-                    raise InputError(f"{name}: line {line}: {deals.reasons[first]} "
-                                     f"(instance {int(batch.rows[first])})")
+                printed, problem = holdem.contest_winners(batch.table, batch.rows, batch.lines, name=name)
+                if printed:
+                    sys.stdout.write("\n".join(printed) + "\n")
+                if problem:
+                    raise InputError(problem)
         except PokerpipeError as error:
             sys.stdout.flush()
             raise click.ClickException(str(error)) from None
 
 
 @cli.command()
-@click.option("--game", type=click.Choice(readers.GAMES), required=True, help="Which game to deal.")
+@click.option("--game", type=_GameName(), required=True, help="Which game to deal.")
 @click.option("--rows", type=click.IntRange(min=0), required=True, help="Deals (or games) to write.")
 @click.option("--players", type=click.IntRange(1, holdem.MAX_PLAYERS), default=6, show_default=True,
               help="Hold'em players per deal.")
@@ -297,7 +302,7 @@ def generate(game: str, rows: int, players: int, seed: int, path: str) -> None:
         written = write_archive(path, game=game, rows=rows, players=players, seed=seed)
     except PokerpipeError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"{written:,} {'games' if game == 'larvis' else 'deals'} -> {path}", err=True)
+    click.echo(f"{written:,} {games.get(game).row_noun} -> {path}", err=True)
 
 
 @cli.command()

@@ -131,21 +131,25 @@ def _larvis_tables() -> tuple[pa.Array, pa.Array]:
     return pa.array(best, pa.string()), pa.array(texts, pa.string())
 
 
-def descriptions(keys: np.ndarray, *, game: str = "holdem", present: np.ndarray | None = None) -> pa.Array:
-    """Description of each key, dictionary-encoded (7,462 texts at most).
+def descriptions(keys: np.ndarray, *, present: np.ndarray | None = None) -> pa.Array:
+    """Description of each hold'em key (7,462 texts at most).
 
     Parameters
     ----------
     keys : ndarray of shape (n,), integer
-        Hold'em or Larvis keys.
+        Hold'em keys, as from :func:`pipeline.holdem.hand_keys`.
     present : ndarray of shape (n,), dtype bool, optional
         False where there is no hand (the value is null).
 
     >>> descriptions(np.array([7462, 1])).to_pylist()
     ['Royal Flush', 'High Card, Seven, Five, Four, Three, Two']
     """
-    table = holdem_descriptions() if game == "holdem" else _larvis_tables()[1]
-    return _lookup(keys, table, present)
+    return _lookup(keys, holdem_descriptions(), present)
+
+
+def larvis_descriptions(keys: np.ndarray) -> pa.Array:
+    """Description of each Larvis key, as :func:`descriptions` for hold'em."""
+    return _lookup(keys, _larvis_tables()[1], None)
 
 
 def larvis_best(keys: np.ndarray) -> pa.Array:
@@ -313,4 +317,4 @@ def deal_columns(board: np.ndarray, holes: np.ndarray, keys: np.ndarray, seated:
 
 def larvis_columns(name: str, keys: np.ndarray) -> dict[str, pa.Array]:
     """The ``<name>_best`` and ``<name>_hand`` columns of Larvis hands."""
-    return {f"{name}_best": larvis_best(keys), f"{name}_hand": descriptions(keys, game="larvis")}
+    return {f"{name}_best": larvis_best(keys), f"{name}_hand": larvis_descriptions(keys)}

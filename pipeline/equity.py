@@ -495,13 +495,10 @@ class EquityRun:
                 # A PHH hand is scored at its showdown, with a full board: nothing left to run out.
                 raise InputError(f"{source.path}: equity reads deal tables and contest files, "
                                  f"not PHH hand histories")
-            if "board" not in source.columns or not source.seats():
-                raise InputError(f"{source.path}: equity needs a hold'em archive: a board column and "
-                                 f"player columns p1..p10")
-        last = max(readers.HOLDEM_SEATS.index(s.seats()[-1]) for s in self.sources)
-        self.seats = readers.HOLDEM_SEATS[:last + 1]
+        columns = holdem.GAME.input_columns({str(source.path): source.columns for source in self.sources})
+        self.seats = holdem.seats_of(columns)
         # The run's rejects, row numbers and accounting, without an expected column.
-        self.scoring = Scoring("holdem", self.seats, ("board",) + self.seats, None)
+        self.scoring = Scoring(holdem.GAME.name, columns, None)
         self.outdir = Path(outdir)
         self.output_format = output_format
         self.samples, self.seed, self.exact = samples, seed, exact
@@ -533,8 +530,9 @@ class EquityRun:
             columns[f"{name}_equity"] = pa.array(result.equity[:, seat], from_pandas=True)
             columns[f"{name}_equity_se"] = pa.array(result.se[:, seat], from_pandas=True)
         results = pa.table(columns, schema=self.results_schema())
-        scored = Scored(results, ok, spots.reasons, Tally(tuple(holdem.CATEGORIES)), lambda: np.array([]), {})
-        totals = Totals.empty("holdem")
+        scored = Scored(results, ok, spots.reasons, Tally(holdem.GAME.categories), np.zeros(0, np.int8),
+                        np.zeros(0, dtype=object))
+        totals = Totals.empty(holdem.GAME.name)
         totals.read = table.num_rows + len(batch.unreadable)
         totals.scored = int(ok.sum())
         totals.blank_lines = batch.blank_lines
@@ -544,7 +542,7 @@ class EquityRun:
     def execute(self) -> dict:
         """Score every input; write the outputs and return the summary written."""
         started = time.perf_counter()
-        totals = Totals.empty("holdem")
+        totals = Totals.empty(holdem.GAME.name)
         inputs, next_row, exact_deals = [], 1, 0
         table_name = f"equity.{self.output_format}"
         with OutputSet(self.outdir) as staged:
@@ -552,7 +550,7 @@ class EquityRun:
                     TableWriter(staged.path / "rejects.csv", schema=REJECT_SCHEMA,
                                 quote_strings=True) as rejects:
                 for source in self.sources:
-                    done = Totals.empty("holdem")
+                    done = Totals.empty(holdem.GAME.name)
                     for batch in readers.read_batches(source, self.scoring.columns,
                                                       batch_rows=self.batch_rows):
                         results, rejected, counts, exact = self.process_batch(source, batch, next_row - 1)

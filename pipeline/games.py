@@ -94,6 +94,10 @@ class Game(ABC):
     hand_cards : int
         Cards in one hand: the exact category shares are those of this many
         cards from a 52-card deck.
+    exact_hand_sizes : tuple of int
+        Hand sizes :meth:`exact_counts` knows (``hand_cards`` among them).
+    columns_hint : str
+        The columns of an input, as a message suggests them.
     """
 
     name: ClassVar[str]
@@ -102,8 +106,17 @@ class Game(ABC):
     expected_column: ClassVar[str]
     row_noun: ClassVar[str]
     hand_cards: ClassVar[int]
-    #: Whether ``generate`` can write contest files (``.in``) of this game.
+    exact_hand_sizes: ClassVar[tuple[int, ...]]
+    columns_hint: ClassVar[str]
+    #: Whether ``generate`` can write contest files (``.in``) of this game
+    #: (then it also has ``contest_bytes``).
     writes_contest: ClassVar[bool] = False
+    #: The most players of a row, or None where a row has a fixed number of hands.
+    max_players: ClassVar[int | None] = None
+
+    def contest_bytes(self, dealt: np.ndarray) -> np.ndarray:
+        """The contest-file text of dealt cards (cards, n); only where :attr:`writes_contest`."""
+        raise UsageError(f"{self.title} has no contest format")
 
     @abstractmethod
     def known_columns(self) -> tuple[str, ...]:
@@ -125,8 +138,9 @@ class Game(ABC):
         """Parse and score a batch: ``table`` holds ``columns`` (from :meth:`input_columns`) as text."""
 
     @abstractmethod
-    def exact_counts(self) -> dict[str, int]:
-        """Hands of each category among all hands of :attr:`hand_cards` cards, weakest first."""
+    def exact_counts(self, cards: int | None = None) -> dict[str, int]:
+        """Hands of each category among all hands of ``cards`` cards (default
+        :attr:`hand_cards`) from a 52-card deck, weakest first."""
 
     @abstractmethod
     def deal_columns(self, players: int) -> tuple[str, ...]:
@@ -135,6 +149,10 @@ class Game(ABC):
     @abstractmethod
     def cards_per_row(self, players: int) -> int:
         """Cards dealt for one generated row."""
+
+    @abstractmethod
+    def text_width(self, players: int) -> int:
+        """The widest text value of a generated row, in bytes."""
 
     @abstractmethod
     def dealt_batch(self, dealt: np.ndarray, schema: pa.Schema) -> pa.RecordBatch:
@@ -180,8 +198,7 @@ def detect(label: str, columns: tuple[str, ...]) -> Game:
             return _REGISTRY[name]
     from pipeline.text import shown
 
-    expected = "; ".join(f"{game.title}: {','.join(game.known_columns()[:3])}..."
-                         for game in map(get, names()))
+    expected = " or ".join(f"{game.columns_hint} ({game.title})" for game in map(get, names()))
     raise InputError(f"{label}: cannot tell the game from the columns "
                      f"{shown(', '.join(columns), quote=False) or '(none)'}: expected {expected}")
 

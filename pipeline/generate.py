@@ -55,17 +55,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from pipeline import cards
+from pipeline import cards, games
 from pipeline.errors import UsageError
 from pipeline.writers import TableWriter, atomic_path, csv_write_options
 
-GAMES = ("holdem", "larvis")
-MAX_PLAYERS = 10
-DECK_SIZE = 52
-BOARD_SIZE = 5
-HOLE_SIZE = 2
-LARVIS_HAND_SIZE = 5
-LARVIS_COLUMNS = ("Hand1", "Hand2")
+DECK_SIZE = len(cards.RANKS) * len(cards.SUITS)
 
 #: Rows dealt from one generator; a block is the unit of reproducibility.
 BLOCK_ROWS = 1 << 16
@@ -78,13 +72,11 @@ EXTENSIONS = (".csv", *CSV_CODECS, ".parquet", *CONTEST_EXTENSIONS)
 # A StringArray addresses its bytes with int32 offsets; a batch must fit.
 _MAX_COLUMN_BYTES = 2**31 - 1
 
-_SPACE, _NEWLINE = ord(" "), ord("\n")
+_SPACE = ord(" ")
 #: Card code -> its two bytes, ten written T (archives) or X (contest files).
-_CARD_BYTES = np.frombuffer("".join(cards.CARD_TEXT).encode("ascii"), np.uint8).reshape(DECK_SIZE, 2)
-_CONTEST_CARD_BYTES = np.frombuffer("".join(cards.CARD_TEXT).replace("T", "X").encode("ascii"),
+CARD_BYTES = np.frombuffer("".join(cards.CARD_TEXT).encode("ascii"), np.uint8).reshape(DECK_SIZE, 2)
+CONTEST_CARD_BYTES = np.frombuffer("".join(cards.CARD_TEXT).replace("T", "X").encode("ascii"),
                                     np.uint8).reshape(DECK_SIZE, 2)
-#: Rank index -> its symbol byte, ten written T.
-_RANK_BYTES = np.frombuffer(cards.RANKS.encode("ascii"), np.uint8)
 
 
 def generate(path: str | os.PathLike, *, game: str, rows: int, players: int = 6, seed: int = 0,
@@ -97,12 +89,14 @@ def generate(path: str | os.PathLike, *, game: str, rows: int, players: int = 6,
         The format follows the extension: ``.csv``, ``.csv.gz``, ``.csv.bz2``,
         ``.csv.zst``, ``.parquet``, or ``.in`` / ``.txt`` for a contest file
         (hold'em only).
-    game : {"holdem", "larvis"}
+    game : str
+        A registered game (:func:`pipeline.games.names`).
     rows : int
-        Number of deals (hold'em) or games (Larvis), 0 or more.  Zero writes
-        a valid empty file (a header only, for CSV).
+        Number of rows (deals, games), 0 or more.  Zero writes a valid empty
+        file (a header only, for CSV).
     players : int
-        Hold'em players per deal, 1..10; ignored for Larvis.
+        Players per deal, 1 to the game's ``max_players``; ignored by a game
+        whose rows have a fixed number of hands (Larvis).
     seed : int
         Non-negative; the same arguments always give the same deals.
     batch_rows : int
@@ -111,48 +105,39 @@ def generate(path: str | os.PathLike, *, game: str, rows: int, players: int = 6,
 
     Raises
     ------
-    ValueError
+    UsageError
         On an unknown game or extension, a negative ``rows``, ``players``
-        outside 1..10 for hold'em, a negative ``seed``, ``batch_rows`` below
-        1, or a contest file asked for Larvis.
+        outside the game's range, a negative ``seed``, ``batch_rows`` below
+        1, or a contest file asked of a game that has none.
     """
     path = Path(path)
     rows = _whole_number("rows", rows, minimum=0)
     seed = _whole_number("seed", seed, minimum=0)
     batch_rows = _whole_number("batch_rows", batch_rows, minimum=1)
-    if game not in GAMES:
-        raise UsageError(f"game must be one of {', '.join(map(repr, GAMES))}, got {game!r}")
-    if game == "holdem":
+    played = games.get(game)
+    if played.max_players is not None:
         players = _whole_number("players", players, minimum=1)
-        if players > MAX_PLAYERS:
-            raise UsageError(f"players must be between 1 and {MAX_PLAYERS} for holdem, got {players}")
+        if players > played.max_players:
+            raise UsageError(f"players must be between 1 and {played.max_players} for {game}, got {players}")
     extension = output_extension(path)
-    if extension in CONTEST_EXTENSIONS and game != "holdem":
+    if extension in CONTEST_EXTENSIONS and not played.writes_contest:
         raise UsageError(f"{path}: contest files ({', '.join(CONTEST_EXTENSIONS)}) hold hold'em "
                          f"instances; game {game!r} needs .csv, .csv.gz, .csv.bz2, .csv.zst or .parquet")
     codec = CSV_CODECS.get(extension)
     if codec is not None and not pa.Codec.is_available(codec):
         raise UsageError(f"{path}: this pyarrow build cannot write {codec} ({extension})")
 
-    dealt_per_row = BOARD_SIZE + HOLE_SIZE * players if game == "holdem" else 2 * LARVIS_HAND_SIZE
-    dealer = _Dealer(seed, dealt_per_row)
+    dealer = _Dealer(seed, played.cards_per_row(players))
     if extension in CONTEST_EXTENSIONS:
         step = batch_rows
         with atomic_path(path) as temporary, open(temporary, "wb") as out:
             for start in range(0, rows, step):
-                out.write(_contest_bytes(dealer.deal(start, min(start + step, rows))).data)
+                out.write(played.contest_bytes(dealer.deal(start, min(start + step, rows))).data)
         return rows
 
-    if game == "holdem":
-        names = ["board", *(f"p{i}" for i in range(1, players + 1))]
-        widest = 3 * BOARD_SIZE - 1
-    else:
-        names = list(LARVIS_COLUMNS)
-        widest = LARVIS_HAND_SIZE
-    schema = pa.schema([(name, pa.string()) for name in names])
-    step = min(batch_rows, _MAX_COLUMN_BYTES // widest)
-    build = _holdem_batch if game == "holdem" else _larvis_batch
-    batches = (build(dealer.deal(start, min(start + step, rows)), schema)
+    schema = pa.schema([(name, pa.string()) for name in played.deal_columns(players)])
+    step = min(batch_rows, _MAX_COLUMN_BYTES // played.text_width(players))
+    batches = (played.dealt_batch(dealer.deal(start, min(start + step, rows)), schema)
                for start in range(0, rows, step))
 
     if codec is None:
@@ -241,7 +226,7 @@ def _shuffle_block(seed: int, block: int, dealt_per_row: int) -> np.ndarray:
     return dealt
 
 
-def _put_cards(matrix: np.ndarray, column: int, codes: np.ndarray, table: np.ndarray,
+def put_cards(matrix: np.ndarray, column: int, codes: np.ndarray, table: np.ndarray,
                end: int | None) -> None:
     """Write cards as text into ``matrix`` from ``column``, space separated.
 
@@ -263,45 +248,9 @@ def _fixed_offsets(n: int, width: int) -> pa.Buffer:
     return pa.py_buffer(np.arange(0, (n + 1) * width, width, dtype=np.int32))
 
 
-def _string_column(matrix: np.ndarray) -> pa.StringArray:
+def string_column(matrix: np.ndarray) -> pa.StringArray:
     """A StringArray of the rows of a fixed-width byte matrix, without copying them."""
     n, width = matrix.shape
     data = np.ascontiguousarray(matrix)
     offsets = _fixed_offsets(n, width) if n else pa.py_buffer(np.zeros(1, np.int32))
     return pa.StringArray.from_buffers(n, offsets, pa.py_buffer(data))
-
-
-def _holdem_batch(dealt: np.ndarray, schema: pa.Schema) -> pa.RecordBatch:
-    n = dealt.shape[1]
-    columns = []
-    board = np.empty((n, 3 * BOARD_SIZE - 1), dtype=np.uint8)
-    _put_cards(board, 0, dealt[:BOARD_SIZE], _CARD_BYTES, None)
-    columns.append(_string_column(board))
-    for first in range(BOARD_SIZE, len(dealt), HOLE_SIZE):
-        hole = np.empty((n, 3 * HOLE_SIZE - 1), dtype=np.uint8)
-        _put_cards(hole, 0, dealt[first:first + HOLE_SIZE], _CARD_BYTES, None)
-        columns.append(_string_column(hole))
-    return pa.RecordBatch.from_arrays(columns, schema=schema)
-
-
-def _larvis_batch(dealt: np.ndarray, schema: pa.Schema) -> pa.RecordBatch:
-    # Both hands come from one deck; Larvis keeps the ranks only.
-    symbols = _RANK_BYTES[dealt >> 2]
-    columns = [_string_column(symbols[h * LARVIS_HAND_SIZE:(h + 1) * LARVIS_HAND_SIZE].T)
-               for h in range(len(LARVIS_COLUMNS))]
-    return pa.RecordBatch.from_arrays(columns, schema=schema)
-
-
-def _contest_bytes(dealt: np.ndarray) -> np.ndarray:
-    """The contest-file text of a batch of deals, one fixed-width row per instance."""
-    players = (len(dealt) - BOARD_SIZE) // HOLE_SIZE
-    header = np.frombuffer(f"{players}\n".encode("ascii"), np.uint8)
-    board_width, hole_width = 3 * BOARD_SIZE, 3 * HOLE_SIZE
-    matrix = np.empty((dealt.shape[1], len(header) + board_width + players * hole_width), np.uint8)
-    matrix[:, :len(header)] = header
-    _put_cards(matrix, len(header), dealt[:BOARD_SIZE], _CONTEST_CARD_BYTES, _NEWLINE)
-    for p in range(players):
-        first = BOARD_SIZE + HOLE_SIZE * p
-        _put_cards(matrix, len(header) + board_width + p * hole_width,
-                   dealt[first:first + HOLE_SIZE], _CONTEST_CARD_BYTES, _NEWLINE)
-    return matrix

@@ -28,6 +28,7 @@ and a full house at once, so the row's key is the larger of the two.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -37,8 +38,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline import cards
-from pipeline.errors import UsageError
+from pipeline import cards, games
+from pipeline.errors import InputError, UsageError
+from pipeline.statistics import Tally
 from pipeline.text import shown, text_lengths, text_matrix
 
 BEST_OF = 5
@@ -330,6 +332,11 @@ class Deals:
     reasons: np.ndarray
     fields: np.ndarray
 
+    def take(self, rows: np.ndarray) -> Deals:
+        """The deals at ``rows``: a boolean mask of shape (n,) or integer indices."""
+        return Deals(self.board[rows], self.holes[rows], self.seated[rows], self.reasons[rows],
+                     self.fields[rows])
+
 
 def _card_matrix(strings: pa.Array, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Parse ``count`` cards separated by single spaces, whitespace tolerated.
@@ -559,3 +566,181 @@ def score_deals(deals: Deals) -> tuple[np.ndarray, np.ndarray]:
         winning = (by_seat[seat] == best) & deals.seated[:, seat]
         winners |= winning.astype(np.uint16) << np.uint16(seat)
     return by_seat.T, winners
+
+
+SEATS = tuple(f"p{seat}" for seat in range(1, MAX_PLAYERS + 1))
+BOARD_COLUMN = "board"
+EXPECTED_COLUMN = "winners"
+HOLE_SIZE = 2
+_NEWLINE = ord("\n")
+
+
+@cache
+def _winner_dictionary() -> pa.Array:
+    """Every winners text, indexed by the winner bits: a dictionary of 1,024 values.
+
+    Built on first use: a pyarrow conversion at import would import pandas.
+    """
+    return pa.array(_WINNER_TEXT.tolist(), pa.string())
+
+
+def seats_of(columns: tuple[str, ...]) -> tuple[str, ...]:
+    """The seat columns among ``columns``, in seat order.
+
+    >>> seats_of(("board", "p3", "p1", "winners"))
+    ('p1', 'p3')
+    """
+    return tuple(name for name in SEATS if name in columns)
+
+
+class Holdem(games.Game):
+    """Texas hold'em behind the game interface: ``board,p1..p10[,winners]`` in, winners out."""
+
+    name = "holdem"
+    title = "hold'em"
+    categories = tuple(str(category) for category in CATEGORIES)
+    expected_column = EXPECTED_COLUMN
+    row_noun = "deals"
+    hand_cards = 7
+    exact_hand_sizes = (BEST_OF, 7)
+    columns_hint = f"{BOARD_COLUMN},p1,...,p{MAX_PLAYERS}"
+    writes_contest = True
+    max_players = MAX_PLAYERS
+
+    def known_columns(self) -> tuple[str, ...]:
+        return (BOARD_COLUMN, *SEATS, EXPECTED_COLUMN)
+
+    def claims(self, columns: tuple[str, ...]) -> bool:
+        return BOARD_COLUMN in columns
+
+    def input_columns(self, columns: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+        for label, names in columns.items():
+            if BOARD_COLUMN not in names or not seats_of(names):
+                raise InputError(f"{label}: a hold'em archive needs a board column and "
+                                 f"player columns p1..p{MAX_PLAYERS}")
+        # Up to the highest seat any input has: p1,p3 is seats 1 to 3, seat 2 empty.
+        last = max(SEATS.index(seats_of(names)[-1]) for names in columns.values())
+        return (BOARD_COLUMN, *SEATS[:last + 1])
+
+    def score(self, table: pa.Table, columns: tuple[str, ...], *, best_five: bool = False) -> games.Scored:
+        """Score a batch of deals given as board and p1..pK text columns.
+
+        ``best_five`` adds each seat's best five cards and their description.
+        """
+        from pipeline import describe
+
+        seats = seats_of(columns)
+        deals = parse_deals(table.column(BOARD_COLUMN), [table.column(name) for name in seats])
+        ok = deals.reasons == None  # noqa: E711
+        valid = deals if ok.all() else deals.take(ok)
+        keys, masks = score_deals(valid)
+        seated = valid.seated.T  # seat-major, like the keys: (seats, n), each row contiguous
+        keys_by_seat = keys.T
+        categories = np.where(seated, key_categories(keys_by_seat), -1)
+        best = keys_by_seat.max(axis=0, initial=0)  # down the seat-major rows: fast
+        best_category = key_categories(best)
+        winner_count = np.bitwise_count(masks).astype(np.int8)
+        results = {
+            EXPECTED_COLUMN: pa.DictionaryArray.from_arrays(pa.array(masks.astype(np.int16)),
+                                                             _winner_dictionary()),
+            "winner_count": pa.array(winner_count),
+            "winning_category": games.category_column(best_category, self.categories),
+            "winning_key": pa.array(best),
+        }
+        described = describe.deal_columns(valid.board, valid.holes, keys, valid.seated, seats) \
+            if best_five else []
+        for seat, name in enumerate(seats):
+            present = seated[seat]
+            results[f"{name}_category"] = games.category_column(np.maximum(categories[seat], 0),
+                                                                self.categories, present=present)
+            results[f"{name}_key"] = pa.array(keys_by_seat[seat], mask=~present)
+            if best_five:
+                results.update(described[seat])
+        winning = (masks >> np.arange(len(seats), dtype=np.uint16)[:, None]) & 1 == 1
+        tally = Tally.of_deals(self.categories, categories, winning, winning_category=best_category)
+        counts = {f"{name}_wins": int(winning[seat].sum()) for seat, name in enumerate(seats)}
+        counts["split_pots"] = int((winner_count > 1).sum())
+        return games.Scored(pa.table(results), ok, deals.reasons, tally, masks, _WINNER_TEXT, counts,
+                            deals.fields)
+
+    def exact_counts(self, cards: int | None = None) -> dict[str, int]:
+        from pipeline.probabilities import holdem_counts
+
+        return holdem_counts(cards or self.hand_cards)
+
+    def deal_columns(self, players: int) -> tuple[str, ...]:
+        return (BOARD_COLUMN, *SEATS[:players])
+
+    def cards_per_row(self, players: int) -> int:
+        return BEST_OF + HOLE_SIZE * players
+
+    def text_width(self, players: int) -> int:
+        return 3 * BEST_OF - 1
+
+    def dealt_batch(self, dealt: np.ndarray, schema: pa.Schema) -> pa.RecordBatch:
+        from pipeline.generate import CARD_BYTES, put_cards, string_column
+
+        n = dealt.shape[1]
+        board = np.empty((n, 3 * BEST_OF - 1), dtype=np.uint8)
+        put_cards(board, 0, dealt[:BEST_OF], CARD_BYTES, None)
+        columns = [string_column(board)]
+        for first in range(BEST_OF, len(dealt), HOLE_SIZE):
+            hole = np.empty((n, 3 * HOLE_SIZE - 1), dtype=np.uint8)
+            put_cards(hole, 0, dealt[first:first + HOLE_SIZE], CARD_BYTES, None)
+            columns.append(string_column(hole))
+        return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+    def contest_bytes(self, dealt: np.ndarray) -> np.ndarray:
+        """The contest-file text of dealt cards (cards, n), one fixed-width row of bytes per instance."""
+        from pipeline.generate import CONTEST_CARD_BYTES, put_cards
+
+        players = (len(dealt) - BEST_OF) // HOLE_SIZE
+        header = np.frombuffer(f"{players}\n".encode("ascii"), np.uint8)
+        board_width, hole_width = 3 * BEST_OF, 3 * HOLE_SIZE
+        matrix = np.empty((dealt.shape[1], len(header) + board_width + players * hole_width), np.uint8)
+        matrix[:, :len(header)] = header
+        put_cards(matrix, len(header), dealt[:BEST_OF], CONTEST_CARD_BYTES, _NEWLINE)
+        for p in range(players):
+            first = BEST_OF + HOLE_SIZE * p
+            put_cards(matrix, len(header) + board_width + p * hole_width,
+                      dealt[first:first + HOLE_SIZE], CONTEST_CARD_BYTES, _NEWLINE)
+        return matrix
+
+
+def contest_winners(table: pa.Table, instances: np.ndarray, lines: np.ndarray, *,
+                    name: str) -> tuple[list[str], str | None]:
+    """Winners of contest instances, in order, up to the first broken one, and why it is broken.
+
+    Parameters
+    ----------
+    table : pyarrow.Table
+        Instances as :func:`pipeline.readers.contest_batches` reads them.
+    instances : ndarray of shape (n,), int64
+        The number of each instance in its file.
+    lines : ndarray of shape (n,), int64
+        The line of each instance's N.
+    name : str
+        The file, as the message names it.
+
+    Returns
+    -------
+    winners : list of str
+        The winners of each instance before the first broken one, as the
+        contest prints them.
+    problem : str or None
+        ``name: line L: reason (instance i)`` for the first broken instance.
+    """
+    deals = parse_deals(table.column(BOARD_COLUMN), [table.column(seat) for seat in SEATS])
+    bad = np.flatnonzero(deals.reasons != None)  # noqa: E711
+    good = np.zeros(len(deals.reasons), dtype=bool)
+    good[:bad[0] if len(bad) else len(good)] = True
+    _, masks = score_deals(deals.take(good))
+    printed = winners_text(masks).tolist()
+    if not len(bad):
+        return printed, None
+    first = int(bad[0])
+    line = int(lines[first]) + 1 + max(int(deals.fields[first]), 0)
+    return printed, f"{name}: line {line}: {deals.reasons[first]} (instance {int(instances[first])})"
+
+
+GAME = games.register(Holdem())

@@ -19,6 +19,7 @@ There are no straights and no flushes: 6 5 4 3 2 is a high card.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from functools import cache
 
@@ -26,8 +27,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline import cards
+from pipeline import cards, games
 from pipeline.errors import InputError
+from pipeline.statistics import Tally
 from pipeline.text import shown, text_matrix
 
 HAND_SIZE = 5
@@ -212,3 +214,104 @@ def compare(hand1: str, hand2: str) -> str:
     ranks, _ = parse_hands(pa.array([hand1, hand2]), label="hand")
     keys = hand_keys(ranks)
     return OUTCOMES[winners(keys[:1], keys[1:])[0]]
+
+
+#: Larvis categories by the suitless shape whose exact count they take
+#: (:func:`pipeline.probabilities.suitless_counts` names shapes as hold'em does).
+_SHAPE_OF_CATEGORY = {
+    Category.HIGH_CARD: "High Card", Category.PAIR: "Pair", Category.TWO_PAIRS: "Two Pair",
+    Category.TRIPLE: "Three of a Kind", Category.FULL_HOUSE: "Full House",
+    Category.FOUR_OF_A_KIND: "Four of a Kind",
+}
+
+
+class Larvis(games.Game):
+    """Larvis behind the game interface: ``Hand1,Hand2[,Winner]`` in, ``winner`` out."""
+
+    name = "larvis"
+    title = "Larvis"
+    categories = tuple(str(category) for category in CATEGORIES)
+    expected_column = EXPECTED_COLUMN
+    row_noun = "games"
+    hand_cards = HAND_SIZE
+    exact_hand_sizes = (HAND_SIZE,)
+    columns_hint = ",".join(COLUMNS)
+
+    def known_columns(self) -> tuple[str, ...]:
+        return (*COLUMNS, EXPECTED_COLUMN)
+
+    def claims(self, columns: tuple[str, ...]) -> bool:
+        return set(COLUMNS) <= set(columns)
+
+    def input_columns(self, columns: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+        for label, names in columns.items():
+            missing = [c for c in COLUMNS if c not in names]
+            if missing:
+                raise InputError(f"{label}: missing column {', '.join(missing)} "
+                                 f"(a Larvis games file has {','.join(COLUMNS)})")
+        return COLUMNS
+
+    def score(self, table: pa.Table, columns: tuple[str, ...], *, best_five: bool = False) -> games.Scored:
+        """Score a batch of games given as Hand1 and Hand2 text columns.
+
+        ``best_five`` adds each hand's ranks in order of significance and its description.
+        """
+        from pipeline import describe
+
+        ranks1, why1 = parse_hands(table.column("Hand1"), label="Hand1")
+        ranks2, why2 = parse_hands(table.column("Hand2"), label="Hand2")
+        reasons = np.where(why1 != None, why1, why2)  # noqa: E711 (elementwise)
+        ok = reasons == None  # noqa: E711
+        keys1, keys2 = hand_keys(ranks1[ok]), hand_keys(ranks2[ok])
+        categories1, categories2 = key_categories(keys1), key_categories(keys2)
+        outcome = winners(keys1, keys2)
+        kept = pa.array(ok)
+        results = pa.table({
+            # The hands as scored: without the surrounding whitespace parse_hands
+            # allows, so no newline or quote of the input reaches an unquoted CSV.
+            "hand1": pc.utf8_trim_whitespace(table.column("Hand1").filter(kept)),
+            "hand2": pc.utf8_trim_whitespace(table.column("Hand2").filter(kept)),
+            "hand1_category": games.category_column(categories1, self.categories),
+            "hand1_key": keys1,
+            "hand2_category": games.category_column(categories2, self.categories),
+            "hand2_key": keys2,
+            "winner": games.category_column(outcome, OUTCOMES),
+        })
+        if best_five:
+            for name, keys in (("hand1", keys1), ("hand2", keys2)):
+                for column, values in describe.larvis_columns(name, keys).items():
+                    results = results.append_column(column, values)
+        winning = np.stack([outcome != 1, outcome != 0])
+        tally = Tally.of_deals(self.categories, np.stack([categories1, categories2]), winning)
+        counts = np.bincount(outcome, minlength=len(OUTCOMES))
+        return games.Scored(results, ok, reasons, tally, outcome, _OUTCOME_TEXTS,
+                            dict(zip(OUTCOMES, counts.tolist())))
+
+    def exact_counts(self, cards: int | None = None) -> dict[str, int]:
+        from pipeline.probabilities import suitless_counts
+
+        shapes = suitless_counts(cards or HAND_SIZE, straights=False)
+        return {str(category): shapes[shape] for category, shape in _SHAPE_OF_CATEGORY.items()}
+
+    def deal_columns(self, players: int) -> tuple[str, ...]:
+        return COLUMNS
+
+    def cards_per_row(self, players: int) -> int:
+        return len(COLUMNS) * HAND_SIZE
+
+    def text_width(self, players: int) -> int:
+        return HAND_SIZE
+
+    def dealt_batch(self, dealt: np.ndarray, schema: pa.Schema) -> pa.RecordBatch:
+        from pipeline.generate import string_column
+
+        # Both hands come from one deck; Larvis keeps the ranks only.
+        symbols = _RANK_BYTES[dealt >> 2]
+        columns = [string_column(symbols[h * HAND_SIZE:(h + 1) * HAND_SIZE].T) for h in range(len(COLUMNS))]
+        return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+_OUTCOME_TEXTS = np.asarray(OUTCOMES, dtype=object)
+#: Rank index -> its symbol byte, ten written T.
+_RANK_BYTES = np.frombuffer(cards.RANKS.encode("ascii"), np.uint8)
+GAME = games.register(Larvis())

@@ -49,14 +49,14 @@ import pyarrow.compute as pc
 
 from pipeline import cards, holdem
 from pipeline.errors import InputError
-from pipeline.readers import HOLDEM_SEATS, Batch, Source
+from pipeline.readers import Batch, Source
 from pipeline.text import offsets_and_data, shown
 
 SUFFIXES = (".phh", ".phhs")
 VARIANTS = ("NT", "FT")  # no-limit and fixed-limit Texas hold'em
-EXPECTED = "winners"
+EXPECTED = holdem.EXPECTED_COLUMN
 CARRIED = ("file", "hand", "players", "variant")
-COLUMNS = ("board",) + HOLDEM_SEATS + (EXPECTED,) + CARRIED
+COLUMNS = (holdem.BOARD_COLUMN, *holdem.SEATS, EXPECTED, *CARRIED)
 #: Hands counted apart from scored and rejected ones: read = scored + these + rejected.
 SET_APART = ("without_showdown", "unknown_cards")
 #: Showdowns scored but not checked against the chips: side pots, no recorded result.
@@ -803,7 +803,7 @@ def _table(board: np.ndarray, holes: np.ndarray, live: np.ndarray, expected: np.
            keys: list, players: list, variant: np.ndarray) -> pa.Table:
     n = len(board)
     columns = {"board": _card_text(np.minimum(board, 51))}
-    for seat, name in enumerate(HOLDEM_SEATS):
+    for seat, name in enumerate(holdem.SEATS):
         columns[name] = _card_text(np.where(live[:, seat, None], holes[:, seat], 0), live[:, seat])
     columns[EXPECTED] = pa.array(expected.tolist() if n else [], pa.string())
     columns["file"] = pa.array([path] * n, pa.string())

@@ -47,25 +47,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline import cards, holdem, larvis, writers
+from pipeline import cards, games, holdem, writers
 from pipeline.errors import InputError, UsageError
 
 DECK_SIZE = len(cards.RANKS) * len(cards.SUITS)
-#: (game, cards) pairs :func:`exact_counts` knows.
-SUPPORTED = (("holdem", 5), ("holdem", 7), ("larvis", 5))
 #: Cochran's rule of thumb: the chi-square approximation is trusted only when
 #: every cell expects at least this many observations.
 MIN_EXPECTED = 5.0
 
 _H = holdem.Category
-_L = larvis.Category
-# Larvis has no straights and no flushes; every other category has the same
-# shape in both games, so the suitless hold'em code names the Larvis one.
-_LARVIS_OF_HOLDEM = {
-    _H.HIGH_CARD: _L.HIGH_CARD, _H.PAIR: _L.PAIR, _H.TWO_PAIR: _L.TWO_PAIRS,
-    _H.THREE_OF_A_KIND: _L.TRIPLE, _H.FULL_HOUSE: _L.FULL_HOUSE,
-    _H.FOUR_OF_A_KIND: _L.FOUR_OF_A_KIND,
-}
 
 # Straight windows as 13-bit rank masks: the wheel (A 2 3 4 5), then 2..6 up
 # to T..A.
@@ -208,19 +198,36 @@ def _flush_hands(ranks: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.
 
 
 @cache
-def _counts(game: str, k: int) -> tuple[int, ...]:
+def _suitless(k: int, straights: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every k-rank multiset's (ranks, rank counts, suited hands, hold'em code without suits)."""
     ranks = cards.all_multisets(k)
     counts = rank_counts(ranks)
     # Ways to give a rank present c times its c suits; C(4, 5+) = 0 drops
     # the impossible multisets all_multisets includes.
     hands = _binomials(len(cards.SUITS), k)[counts].prod(axis=1)
-    codes = suitless_categories(counts, straights=game == "holdem")
-    # Integer sums: float weights would round counts above 2**53 (not reached
-    # here, but exactness is the point of this module).
+    return ranks, counts, hands, suitless_categories(counts, straights=straights)
+
+
+@cache
+def suitless_counts(k: int, *, straights: bool) -> dict[str, int]:
+    """Hands of k cards from a 52-card deck by their category when suits are ignored.
+
+    Categories are named as hold'em names them (``holdem.CATEGORIES``); with
+    ``straights=False`` five in a row is no category of its own (Larvis).
+    Integer sums: float weights would round counts above 2**53 (not reached
+    here, but exactness is the point of this module).
+    """
+    _, _, hands, codes = _suitless(k, straights)
     totals = np.zeros(len(holdem.CATEGORIES), dtype=np.int64)
-    if game == "larvis":
-        np.add.at(totals, codes, hands)
-        return tuple(int(totals[holdem.CATEGORIES.index(h)]) for h in _LARVIS_OF_HOLDEM)
+    np.add.at(totals, codes, hands)
+    return {str(name): int(total) for name, total in zip(holdem.CATEGORIES, totals, strict=True)}
+
+
+@cache
+def holdem_counts(k: int) -> dict[str, int]:
+    """Hands of the best five of k cards from a 52-card deck in each hold'em category."""
+    ranks, counts, hands, codes = _suitless(k, True)
+    totals = np.zeros(len(holdem.CATEGORIES), dtype=np.int64)
     straight_flush, plain_flush = _flush_hands(ranks, counts)
     flushed = (straight_flush + plain_flush) > 0
     if (codes[flushed] >= holdem.CATEGORIES.index(_H.FLUSH)).any():
@@ -230,43 +237,44 @@ def _counts(game: str, k: int) -> tuple[int, ...]:
     np.add.at(totals, codes, hands - straight_flush - plain_flush)
     totals[holdem.CATEGORIES.index(_H.STRAIGHT_FLUSH)] += straight_flush.sum()
     totals[holdem.CATEGORIES.index(_H.FLUSH)] += plain_flush.sum()
-    return tuple(int(t) for t in totals)
+    return {str(name): int(total) for name, total in zip(holdem.CATEGORIES, totals, strict=True)}
 
 
-def exact_counts(game: str, *, cards: int) -> dict[str, int]:
-    """Number of hands in each category, over every deal of ``cards`` cards.
+def exact_counts(game: str, *, cards: int | None = None) -> dict[str, int]:
+    """Number of hands in each category of a game, over every deal of its hand's cards.
 
     Parameters
     ----------
-    game : {"holdem", "larvis"}
-    cards : int
-        Hand size: 5 or 7 for hold'em (best five of the seven), 5 for Larvis.
-        Cards are dealt from a standard 52-card deck; Larvis ignores suits.
+    game : str
+        A registered game (:func:`pipeline.games.names`).
+    cards : int, optional
+        Hand size; the game's own (``Game.hand_cards``) when None.  Hold'em
+        also knows 5 (a five-card deal) besides its best five of 7.
 
     Returns
     -------
     counts : dict of str to int
-        Category name (``holdem.CATEGORIES`` or ``larvis.CATEGORIES``) to its
-        number of hands, weakest first; the values sum to C(52, cards).
+        Category name to its number of hands, weakest first; the values sum
+        to C(52, cards).
 
     Raises
     ------
-    ValueError
-        For a game or hand size not in ``SUPPORTED``.
+    UsageError
+        For an unknown game, or a hand size the game has no counts for.
 
     Examples
     --------
-    >>> exact_counts("larvis", cards=5)["Four of a kind"]
+    >>> exact_counts("larvis")["Four of a kind"]
     624
     >>> exact_counts("holdem", cards=5)["Straight Flush"]    # royal flushes included
     40
     """
-    # The type check keeps 5.0 or True from slipping through the tuple test.
-    if type(cards) is not int or (game, cards) not in SUPPORTED:
-        known = ", ".join(f"{g!r} with cards={k}" for g, k in SUPPORTED)
-        raise UsageError(f"no exact counts for game={game!r} with cards={cards!r}: known are {known}")
-    names = holdem.CATEGORIES if game == "holdem" else larvis.CATEGORIES
-    return {name.value: count for name, count in zip(names, _counts(game, cards), strict=True)}
+    played = games.get(game)
+    # The type check keeps 5.0 or True from slipping through.
+    if cards is not None and (type(cards) is not int or cards not in played.exact_hand_sizes):
+        raise UsageError(f"no exact counts for game={game!r} with cards={cards!r}: known are "
+                         f"{', '.join(map(str, played.exact_hand_sizes))}")
+    return played.exact_counts(cards or played.hand_cards)
 
 
 def exact_shares(game: str, *, cards: int) -> dict[str, float]:
@@ -539,10 +547,11 @@ def run_report(results: str | os.PathLike) -> dict[str, dict]:
         raise InputError(f"{summary_path}: not a readable summary ({error})") from None
     except (KeyError, TypeError):
         raise InputError(f"{summary_path}: no \"game\" entry: not written by `pokerpipe run`") from None
-    if game not in ("larvis", "holdem"):
-        raise InputError(f"{summary_path}: unknown game {game!r}")
+    try:
+        cards = games.get(game).hand_cards
+    except UsageError:
+        raise InputError(f"{summary_path}: unknown game {game!r}") from None
     table = _read_categories(categories_path)
-    cards = 5 if game == "larvis" else 7
     report: dict[str, dict] = {}
     # Hands of one deal share the board (hold'em) or the deck, so only one
     # hand per deal, the first seat's, makes independent draws for the test.

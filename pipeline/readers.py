@@ -33,7 +33,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from pipeline import holdem, larvis
+from pipeline import games, holdem
 from pipeline.errors import InputError
 from pipeline.text import shown, text_lengths
 
@@ -41,7 +41,6 @@ CSV_SUFFIXES = (".csv", ".tsv")
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
 PARQUET_SUFFIXES = (".parquet", ".pq")
 CONTEST_SUFFIXES = (".in", ".txt")
-GAMES = ("larvis", "holdem")
 DEFAULT_BATCH_ROWS = 1 << 18
 # pyarrow's streaming CSV reader parses blocks of this size and reads a few
 # dozen of them ahead; small blocks keep that read-ahead, and so memory, small
@@ -52,10 +51,6 @@ LINE_LIMIT = CSV_BLOCK_BYTES  # bytes; a longer line is a rejected row
 RAW_HEAD_BYTES = 1 << 10  # the part of an over-long line kept in rejects.csv
 _HEADER_BYTES = 1 << 16  # the longest header line read
 MAX_LINE = 1 << 20  # characters; a contest file line holds at most a few dozen
-HOLDEM_SEATS = tuple(f"p{seat}" for seat in range(1, holdem.MAX_PLAYERS + 1))
-HOLDEM_EXPECTED = "winners"
-#: Every column name a game reads; a header name is taken as one only when spelled exactly.
-KNOWN_COLUMNS = (*larvis.COLUMNS, larvis.EXPECTED_COLUMN, "board", *HOLDEM_SEATS, HOLDEM_EXPECTED)
 
 
 @dataclass(frozen=True)
@@ -71,26 +66,9 @@ class Source:
     def size(self) -> int:
         return self.path.stat().st_size
 
-    @property
-    def game(self) -> str:
-        """The game the columns describe: ``"larvis"`` or ``"holdem"``."""
-        return game_of_columns(str(self.path), self.columns)
-
     def seats(self) -> tuple[str, ...]:
-        """Hold'em seat columns present, p1 ... pK in seat order."""
-        return tuple(name for name in HOLDEM_SEATS if name in self.columns)
-
-
-def game_of_columns(label: str, columns: tuple[str, ...]) -> str:
-    """The game some column names describe; InputError naming ``label`` when none does."""
-    if set(larvis.COLUMNS) <= set(columns):
-        return "larvis"
-    if "board" in columns:
-        return "holdem"
-    raise InputError(
-        f"{label}: cannot tell the game from the columns "
-        f"{shown(', '.join(columns), quote=False) or '(none)'}: "
-        f"expected {','.join(larvis.COLUMNS)} (Larvis) or board,p1,...,p10 (hold'em)")
+        """Hold'em seat columns present, p1 ... pK in seat order (contest and PHH files have them all)."""
+        return holdem.seats_of(self.columns)
 
 
 @dataclass
@@ -213,7 +191,7 @@ def open_source(path: str | os.PathLike) -> Source:
             raise InputError(f"{path}: not a readable Parquet file ({error})") from None
         return Source(path, "parquet", checked_columns(path, tuple(schema.names)))
     if suffix in CONTEST_SUFFIXES or (suffix not in CSV_SUFFIXES and _looks_like_contest(path, compression)):
-        return Source(path, "contest", ("board",) + HOLDEM_SEATS, compression)
+        return Source(path, "contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression)
     return Source(path, "csv", checked_columns(path, _csv_header(path, compression)), compression)
 
 
@@ -230,7 +208,6 @@ def _column_key(name: str) -> str:
     return key
 
 
-_KNOWN_BY_KEY = {_column_key(name): name for name in KNOWN_COLUMNS}
 
 
 def checked_columns(path: Path, names: tuple[str, ...]) -> tuple[str, ...]:
@@ -241,6 +218,7 @@ def checked_columns(path: Path, names: tuple[str, ...]) -> tuple[str, ...]:
     column but for case, spacing or spelling (``P3``, ``player4``,
     ``hand1``): names are exact, so such a column would be ignored.
     """
+    known_by_key = {_column_key(name): name for name in games.known_columns()}
     first_place: dict[str, int] = {}
     for place, name in enumerate(names, start=1):
         if name in first_place:
@@ -248,10 +226,10 @@ def checked_columns(path: Path, names: tuple[str, ...]) -> tuple[str, ...]:
                              f"and {place}): rename or remove one")
         first_place[name] = place
         key = _column_key(name)
-        if key[:1] == "p" and key[1:].isdigit() and key not in _KNOWN_BY_KEY:
+        if key[:1] == "p" and key[1:].isdigit() and key not in known_by_key:
             raise InputError(f"{path}: column {shown(name)}: seats are p1 to p{holdem.MAX_PLAYERS}, "
                              f"at most {holdem.MAX_PLAYERS} players")
-        known = _KNOWN_BY_KEY.get(key)
+        known = known_by_key.get(key)
         if known is not None and known != name:
             raise InputError(f"{path}: column {shown(name)} looks like {known!r}: column names are "
                              f"exact (case and spacing count): rename it {known!r}")
@@ -857,8 +835,8 @@ def _next_nonblank(numbered, blank: list[int]) -> tuple[int, str] | None:
 
 
 def _contest_batch(pending: list[_Instance], blank_lines: int) -> Batch:
-    columns = {"board": [instance.fields[0] for instance in pending]}
-    for seat, name in enumerate(HOLDEM_SEATS, start=1):
+    columns = {holdem.BOARD_COLUMN: [instance.fields[0] for instance in pending]}
+    for seat, name in enumerate(holdem.SEATS, start=1):
         columns[name] = [i.fields[seat] if seat < len(i.fields) else None for i in pending]
     table = pa.table({name: pa.array(values, pa.string()) for name, values in columns.items()})
     rows = np.array([instance.number for instance in pending], dtype=np.int64)

@@ -29,123 +29,18 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline import describe, holdem, larvis, phh, readers
+from pipeline import games, phh, readers
 from pipeline.errors import InputError, UsageError
+from pipeline.games import Scored
 from pipeline.publish import OutputSet
 from pipeline.statistics import Tally
 from pipeline.threads import available_cores, run_ordered
 from pipeline.writers import FORMATS, TableWriter, write_json, write_table
 
-EXPECTED_COLUMNS = {"larvis": larvis.EXPECTED_COLUMN, "holdem": readers.HOLDEM_EXPECTED}
 REJECT_SCHEMA = pa.schema([("row", pa.int64()), ("source", pa.string()),
                            ("source_row", pa.int64()), ("line", pa.int64()),
                            ("reason", pa.string()), ("raw", pa.string())])
 MISMATCHES_KEPT = 20
-
-
-@dataclass
-class Scored:
-    """One batch after scoring.
-
-    ``results`` holds the scored rows (without ``row``), ``ok`` marks them
-    among the batch's rows, ``reasons`` explains the others, ``outcomes``
-    turns into the text compared with an expected column (only called when
-    there is one) and ``outcome_counts`` counts the outcomes for the summary.
-    ``fields``, where the game knows it, says which field of a rejected row
-    its reason is about (0 the first, -1 none).
-    """
-
-    results: pa.Table
-    ok: np.ndarray
-    reasons: np.ndarray
-    tally: Tally
-    outcomes: Callable[[], np.ndarray]
-    outcome_counts: dict[str, int]
-    fields: np.ndarray | None = None
-
-
-def _categories(codes: np.ndarray, names: tuple[str, ...], *, present: np.ndarray | None = None) -> pa.Array:
-    mask = None if present is None else ~present
-    return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int8), pa.int8(), mask=mask),
-                                          pa.array(list(names), pa.string()))
-
-
-def score_larvis(table: pa.Table, *, best_five: bool = False) -> Scored:
-    """Score a batch of Larvis games given as Hand1 and Hand2 text columns.
-
-    ``best_five`` adds each hand's ranks in order of significance and its description.
-    """
-    ranks1, why1 = larvis.parse_hands(table.column("Hand1"), label="Hand1")
-    ranks2, why2 = larvis.parse_hands(table.column("Hand2"), label="Hand2")
-    reasons = np.where(why1 != None, why1, why2)  # noqa: E711 (elementwise)
-    ok = reasons == None  # noqa: E711
-    keys1, keys2 = larvis.hand_keys(ranks1[ok]), larvis.hand_keys(ranks2[ok])
-    categories1, categories2 = larvis.key_categories(keys1), larvis.key_categories(keys2)
-    outcome = larvis.winners(keys1, keys2)
-    kept = pa.array(ok)
-    results = pa.table({
-        # The hands as scored: without the surrounding whitespace parse_hands
-        # allows, so no newline or quote of the input reaches an unquoted CSV.
-        "hand1": pc.utf8_trim_whitespace(table.column("Hand1").filter(kept)),
-        "hand2": pc.utf8_trim_whitespace(table.column("Hand2").filter(kept)),
-        "hand1_category": _categories(categories1, larvis.CATEGORIES),
-        "hand1_key": keys1,
-        "hand2_category": _categories(categories2, larvis.CATEGORIES),
-        "hand2_key": keys2,
-        "winner": _categories(outcome, larvis.OUTCOMES),
-    })
-    if best_five:
-        for name, keys in (("hand1", keys1), ("hand2", keys2)):
-            for column, values in describe.larvis_columns(name, keys).items():
-                results = results.append_column(column, values)
-    winning = np.stack([outcome != 1, outcome != 0])
-    tally = Tally.of_deals(larvis.CATEGORIES, np.stack([categories1, categories2]), winning)
-    counts = np.bincount(outcome, minlength=len(larvis.OUTCOMES))
-    return Scored(results, ok, reasons, tally, lambda: np.asarray(larvis.OUTCOMES, dtype=object)[outcome],
-                  dict(zip(larvis.OUTCOMES, counts.tolist())))
-
-
-_WINNER_TEXTS = pa.array(holdem.winners_text(np.arange(1 << holdem.MAX_PLAYERS)).tolist(), pa.string())
-
-
-def score_holdem(table: pa.Table, seats: tuple[str, ...], *, best_five: bool = False) -> Scored:
-    """Score a batch of hold'em deals given as board and p1..pK text columns.
-
-    ``best_five`` adds each seat's best five cards and their description.
-    """
-    deals = holdem.parse_deals(table.column("board"), [table.column(name) for name in seats])
-    ok = deals.reasons == None  # noqa: E711
-    valid = deals if ok.all() else holdem.Deals(deals.board[ok], deals.holes[ok], deals.seated[ok],
-                                                deals.reasons[ok], deals.fields[ok])
-    keys, masks = holdem.score_deals(valid)
-    seated = valid.seated.T  # seat-major, like the keys: (seats, n), each row contiguous
-    categories = np.where(seated, holdem.key_categories(keys.T), -1)
-    best = keys.T.max(axis=0, initial=0)  # down the seat-major rows: fast
-    best_category = holdem.key_categories(best)
-    winner_count = np.bitwise_count(masks).astype(np.int8)
-    columns = {
-        # Dictionary-encoded: 1,024 possible texts, indexed by the winner bits.
-        "winners": pa.DictionaryArray.from_arrays(pa.array(masks.astype(np.int16)), _WINNER_TEXTS),
-        "winner_count": pa.array(winner_count),
-        "winning_category": _categories(best_category, holdem.CATEGORIES),
-        "winning_key": pa.array(best),
-    }
-    keys_by_seat = keys.T
-    described = describe.deal_columns(valid.board, valid.holes, keys, valid.seated, seats) \
-        if best_five else []
-    for seat, name in enumerate(seats):
-        present = seated[seat]
-        columns[f"{name}_category"] = _categories(np.maximum(categories[seat], 0), holdem.CATEGORIES,
-                                                  present=present)
-        columns[f"{name}_key"] = pa.array(keys_by_seat[seat], mask=~present)
-        if best_five:
-            columns.update(described[seat])
-    winning = (masks >> np.arange(len(seats), dtype=np.uint16)[:, None]) & 1 == 1
-    tally = Tally.of_deals(tuple(holdem.CATEGORIES), categories, winning, winning_category=best_category)
-    counts = {f"{name}_wins": int(winning[seat].sum()) for seat, name in enumerate(seats)}
-    counts["split_pots"] = int((winner_count > 1).sum())
-    return Scored(pa.table(columns), ok, deals.reasons, tally, lambda: holdem.winners_text(masks), counts,
-                  deals.fields)
 
 
 @dataclass
@@ -168,7 +63,7 @@ class Totals:
 
     @classmethod
     def empty(cls, game: str) -> Totals:
-        return cls(Tally(larvis.CATEGORIES if game == "larvis" else tuple(holdem.CATEGORIES)))
+        return cls(Tally(games.get(game).categories))
 
     @property
     def rejected(self) -> int:
@@ -215,16 +110,18 @@ class Scoring:
     """
 
     game: str
-    seats: tuple[str, ...]
-    columns: tuple[str, ...]
+    columns: tuple[str, ...]  # read from each input: the game's, then expected and carried ones
     expected: str | None
     carried: tuple[str, ...] = ()  # input columns copied into winners (a PHH hand's origin)
     best_five: bool = False
 
+    @property
+    def game_columns(self) -> tuple[str, ...]:
+        """The columns the game scores: those read, less the expected and carried ones."""
+        return tuple(name for name in self.columns if name != self.expected and name not in self.carried)
+
     def score(self, table: pa.Table) -> Scored:
-        if self.game == "larvis":
-            return score_larvis(table, best_five=self.best_five)
-        return score_holdem(table, self.seats, best_five=self.best_five)
+        return games.get(self.game).score(table, self.game_columns, best_five=self.best_five)
 
     @property
     def quote_winners(self) -> bool:
@@ -283,7 +180,7 @@ class Scoring:
         if raw is None:  # no text of their own (Parquet): the columns read, joined by commas
             joined = pc.binary_join_element_wise(
                 *[pc.fill_null(batch.table.column(name).take(pa.array(bad)), "") for name in self.columns
-                  if name != self.expected and name not in self.carried], ",")
+                  if name in self.game_columns], ",")
             raw = joined.to_pylist()
         lines = batch.lines[bad]
         if batch.field_lines and scored.fields is not None:
@@ -351,38 +248,21 @@ def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None,
     InputError
         Inputs of different games, or an input without a column its game needs.
     """
-    if game is not None and game not in readers.GAMES:
-        raise UsageError(f"unknown game {game!r}: expected larvis or holdem")
     if game is None:
-        detected = {label: readers.game_of_columns(label, names) for label, names in columns.items()}
-        if len(set(detected.values())) > 1:
-            listing = ", ".join(f"{label} is {name}" for label, name in detected.items())
+        detected = {label: games.detect(label, names) for label, names in columns.items()}
+        if len({played.name for played in detected.values()}) > 1:
+            listing = ", ".join(f"{label} is {played.name}" for label, played in detected.items())
             raise InputError(f"inputs mix games ({listing}): run each game separately or pass --game")
-        game = next(iter(detected.values()))
-    if game == "larvis":
-        for label, names in columns.items():
-            missing = [c for c in larvis.COLUMNS if c not in names]
-            if missing:
-                raise InputError(f"{label}: missing column {', '.join(missing)} "
-                                 f"(a Larvis games file has {','.join(larvis.COLUMNS)})")
-        seats: tuple[str, ...] = ()
-        read = larvis.COLUMNS
+        played = next(iter(detected.values()))
     else:
-        for label, names in columns.items():
-            if "board" not in names or not any(name in readers.HOLDEM_SEATS for name in names):
-                raise InputError(f"{label}: a hold'em archive needs a board column and "
-                                 f"player columns p1..p10")
-        # Up to the highest seat any input has: p1,p3 is seats 1 to 3, seat 2 empty.
-        last = max(readers.HOLDEM_SEATS.index(name) for names in columns.values() for name in names
-                   if name in readers.HOLDEM_SEATS)
-        seats = readers.HOLDEM_SEATS[:last + 1]
-        read = ("board",) + seats
-    expected: str | None = EXPECTED_COLUMNS[game]
+        played = games.get(game)
+    read = played.input_columns(columns)
+    expected: str | None = played.expected_column
     if any(expected in names for names in columns.values()):
         read += (expected,)
     else:
         expected = None
-    return Scoring(game, seats, read + carried, expected, carried, best_five)
+    return Scoring(played.name, read + carried, expected, carried, best_five)
 
 
 class Run:
@@ -393,7 +273,8 @@ class Run:
     inputs : list of paths, folders or glob patterns
     outdir : path of the output folder (created if missing)
     output_format : "csv" or "parquet", for the winners table
-    game : "larvis", "holdem" or None to detect it from the inputs
+    game : a registered game's name (:func:`pipeline.games.names`), or None to
+        detect it from the inputs' columns
     batch_rows : rows per batch; bounds memory
     threads : scoring threads of the local engine; None for the cores the
         process may run on, 1 for one thread doing everything in turn
@@ -409,8 +290,8 @@ class Run:
                  on_reject: Callable[[str], None] | None = None) -> None:
         if output_format not in FORMATS:
             raise UsageError(f"unknown output format {output_format!r}: expected csv or parquet")
-        if game is not None and game not in readers.GAMES:
-            raise UsageError(f"unknown game {game!r}: expected larvis or holdem")
+        if game is not None:
+            games.get(game)  # an unknown game is a usage error before any input is read
         if batch_rows < 1:
             raise UsageError(f"batch_rows must be at least 1, got {batch_rows}")
         if threads is not None and threads < 1:

@@ -130,14 +130,14 @@ def test_larvis_best_and_descriptions():
                       if max(Counter(ranks).values()) <= 4], dtype=np.int8)
     keys = larvis.hand_keys(hands)
     best = describe.larvis_best(keys).to_pylist()
-    texts = describe.descriptions(keys, game="larvis").to_pylist()
+    texts = describe.larvis_descriptions(keys).to_pylist()
     for ranks, text, description, category in zip(hands.tolist(), best, texts, larvis.key_categories(keys)):
         counts = Counter(ranks)
         assert [cards.RANKS.index(symbol) for symbol in text] == sorted(
             ranks, key=lambda rank: (counts[rank], rank), reverse=True)
         assert description.startswith(str(larvis.CATEGORIES[category]) + ",")
     assert len(set(texts)) == len(hands)
-    assert describe.descriptions(larvis.hand_keys([[5, 11, 5, 11, 11]]), game="larvis").to_pylist() == [
+    assert describe.larvis_descriptions(larvis.hand_keys([[5, 11, 5, 11, 11]])).to_pylist() == [
         "Full house, Kings full of Sevens"]
 
 

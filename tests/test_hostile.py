@@ -31,7 +31,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline import readers
+from pipeline import holdem, readers
 from pipeline.cli import cli
 from pipeline.runner import Run
 
@@ -422,7 +422,7 @@ def test_contest_batches_keep_every_instance_before_a_broken_one(lines, batch_ro
         for batch in readers.contest_batches(iter(lines), batch_rows=batch_rows, name="in.txt"):
             assert batch.table.num_rows <= batch_rows
             assert batch.table.num_rows >= 1 or batch.blank_lines >= 1  # trailing blank lines, counted
-            assert batch.table.column_names == ["board", *readers.HOLDEM_SEATS]
+            assert batch.table.column_names == ["board", *holdem.SEATS]
             seen += batch.rows.tolist()
             assert (batch.lines >= 1).all() and (batch.lines <= len(lines)).all()
     except ValueError as error:

@@ -13,9 +13,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from pipeline import holdem, larvis
+from pipeline import games, holdem, larvis
 from pipeline.probabilities import (
-    SUPPORTED,
     exact_counts,
     exact_shares,
     goodness_of_fit,
@@ -38,6 +37,9 @@ LARVIS_5 = {
     "High card": 1_317_888, "A pair": 1_098_240, "Two pairs": 123_552, "Triple": 54_912,
     "Full house": 3_744, "Four of a kind": 624,
 }
+
+#: (game, cards) pairs with exact counts, from the registry.
+SUPPORTED = [(name, k) for name in games.names() for k in games.get(name).exact_hand_sizes]
 
 
 @pytest.fixture(scope="module")
@@ -92,10 +94,12 @@ def test_holdem_seven_shares_fit_hand_keys_on_random_deals():
     assert fit.p_value > 0.001, fit.table
 
 
-@pytest.mark.parametrize(("game", "cards"), [("holdem", 6), ("holdem", 4), ("larvis", 7),
-                                             ("holdem", 5.0), ("omaha", 5)])
-def test_unsupported_games_are_refused(game, cards):
-    with pytest.raises(ValueError, match=f"game={game!r} with cards={cards}"):
+@pytest.mark.parametrize(("game", "cards", "message"), [
+    ("holdem", 6, "game='holdem' with cards=6"), ("holdem", 4, "game='holdem' with cards=4"),
+    ("larvis", 7, "game='larvis' with cards=7"), ("holdem", 5.0, "game='holdem' with cards=5.0"),
+    ("omaha", 5, "unknown game 'omaha': expected holdem or larvis")])
+def test_unsupported_games_are_refused(game, cards, message):
+    with pytest.raises(ValueError, match=message):
         exact_counts(game, cards=cards)
 
 
