@@ -5,11 +5,61 @@ head to head) and Texas Hold'em (1 to 10 players, best five of seven).
 Readers load games files, contest files and deal archives; the scoring
 modules (:mod:`pipeline.larvis`, :mod:`pipeline.holdem`) turn whole arrays of
 hands into integer keys; writers output winners and statistics.
+
+The library face (``from pipeline import score``) is listed in ``__all__``:
+:func:`score` scores a DataFrame or Arrow table in memory, :func:`compare`
+decides one Larvis game, and the key functions score arrays of hands.  Each
+name is imported on first use, so ``import pipeline`` stays cheap and the
+command line loads only what it runs.
 """
 
+from __future__ import annotations
+
+from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
+
+from pipeline.errors import InputError, PokerpipeError, UsageError
 
 try:
     __version__ = version("pokerpipe")
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0"
+
+if TYPE_CHECKING:
+    from pipeline.api import score
+    from pipeline.holdem import deal_keys
+    from pipeline.holdem import hand_keys as holdem_hand_keys
+    from pipeline.holdem import key_categories as holdem_key_categories
+    from pipeline.larvis import compare
+    from pipeline.larvis import hand_keys as larvis_hand_keys
+    from pipeline.larvis import key_categories as larvis_key_categories
+
+#: Public name -> (module, attribute), imported on first use.
+_LAZY = {
+    "score": ("pipeline.api", "score"),
+    "compare": ("pipeline.larvis", "compare"),
+    "larvis_hand_keys": ("pipeline.larvis", "hand_keys"),
+    "larvis_key_categories": ("pipeline.larvis", "key_categories"),
+    "holdem_hand_keys": ("pipeline.holdem", "hand_keys"),
+    "deal_keys": ("pipeline.holdem", "deal_keys"),
+    "holdem_key_categories": ("pipeline.holdem", "key_categories"),
+}
+
+__all__ = [
+    "score", "compare", "larvis_hand_keys", "larvis_key_categories", "holdem_hand_keys", "deal_keys",
+    "holdem_key_categories", "InputError", "UsageError", "PokerpipeError", "__version__",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
+    module, attribute = _LAZY[name]
+    value = getattr(import_module(module), attribute)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

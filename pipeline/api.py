@@ -1,0 +1,191 @@
+"""The library face: score a table in memory, for notebooks and scripts.
+
+:func:`score` takes a pandas DataFrame or a pyarrow Table with the columns of
+a games file (``Hand1,Hand2[,Winner]``) or of a deal table
+(``board,p1..p10[,winners]``) and returns the same kind of object with one
+row per input row, in input order: the columns ``pokerpipe run`` writes to
+``winners`` (the input's expected column as ``expected``) and a ``reason``
+column, null for the rows scored and saying why for the rows rejected.
+Nothing is dropped, so a DataFrame keeps its index and the result lines up
+with the input.  ``winners`` has a ``row`` column because its rejected rows
+are elsewhere; here the index (the position, for a Table) is the row, so
+there is none.
+
+The game, the columns read and the expected column come from
+:func:`pipeline.runner.scoring_for`, and each batch is scored by the same
+:meth:`pipeline.runner.Scoring.score` as a run: the results agree with
+``pokerpipe run`` row for row.
+
+pandas is imported only when a DataFrame is given: ``pokerpipe run`` never
+imports it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+import pyarrow as pa
+
+from pipeline import readers, runner
+from pipeline.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: Rows scored at a time: bounds the parsing arrays of one call, like a run's batches.
+BATCH_ROWS = readers.DEFAULT_BATCH_ROWS
+#: The label errors give a table in memory, where a run names the file.
+LABEL = "table"
+REASON = "reason"
+EXPECTED = "expected"
+
+#: What score takes and gives back: the same kind.
+Table = TypeVar("Table", pa.Table, "pd.DataFrame")
+
+
+def score(table: Table, *, game: str | None = None, best_five: bool = False) -> Table:
+    """Score every row of a table of Larvis games or hold'em deals, aligned with the input.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame or pyarrow.Table, n rows
+        Larvis: text columns ``Hand1`` and ``Hand2`` (and ``Winner``, the
+        expected outcome, if known).  Hold'em: ``board`` and some of
+        ``p1`` .. ``p10`` (and ``winners``, the expected seats, if known); a
+        seat missing up to the highest one present is empty.  Text may come
+        as object, string or categorical dtype (pyarrow: string,
+        large_string or dictionary); other types are read as their text.
+        A missing value (None, NaN, pd.NA, null) or a blank text is an
+        empty seat.  Other columns are ignored.
+    game : {"larvis", "holdem"}, optional
+        The game; detected from the column names when None.
+    best_five : bool
+        Add each hand's best five cards (ranks, for Larvis) and their
+        description, as ``pokerpipe run --best-five`` does.
+
+    Returns
+    -------
+    pandas.DataFrame or pyarrow.Table, n rows
+        The kind given.  Row i scores input row i (a DataFrame keeps the
+        input's index).  Columns, as in a run's ``winners`` without ``row``:
+
+        - Larvis: ``hand1``, ``hand2`` (text, trimmed),
+          ``hand1_category``, ``hand2_category`` (dictionary / categorical),
+          ``hand1_key``, ``hand2_key`` (int16), ``winner`` ("Hand 1",
+          "Hand 2" or "Tie");
+        - hold'em: ``winners`` (the winning seats, ascending, e.g. "2 5"),
+          ``winner_count`` (int8), ``winning_category``, ``winning_key``
+          (int16), then ``pK_category`` and ``pK_key`` for each seat up to
+          the highest present (null for an empty seat);
+
+        then ``expected`` (text, as given) when the input has the expected
+        column, and ``reason`` (text): null where the row was scored,
+        otherwise why it was rejected, and every other column of that row
+        null.  In a DataFrame the integer columns have pandas' nullable
+        dtypes (``Int16``, ``Int8``) and the dictionary columns are
+        categorical.
+
+    Raises
+    ------
+    UsageError
+        ``table`` is neither a DataFrame nor a Table, or ``game`` is unknown.
+    InputError
+        The columns name no game, a column the game needs is missing, a
+        column name appears twice or is a near miss of a known one
+        (``hand1``, ``P3``), or a column cannot be read as text.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> games = pa.table({"Hand1": ["AAAQQ", "88822", "AAAAA"], "Hand2": ["QQAAA", "QQ777", "KKKQQ"]})
+    >>> scored = score(games)
+    >>> scored.column("winner").to_pylist()
+    ['Tie', 'Hand 1', None]
+    >>> scored.column("reason").to_pylist()
+    [None, None, "Hand1 'AAAAA': 'A' appears 5 times, at most 4"]
+    """
+    given: Any = table
+    if _is_pandas(given):
+        return _score_frame(given, game=game, best_five=best_five)
+    if isinstance(given, pa.Table):
+        return _score_arrow(given, game=game, best_five=best_five)
+    raise UsageError(f"score takes a pandas DataFrame or a pyarrow Table, not {type(table).__name__}")
+
+
+def _is_pandas(table: object) -> bool:
+    # By module name, subclasses included: isinstance would import pandas for every caller.
+    return any(cls.__module__.partition(".")[0] == "pandas" and cls.__name__ == "DataFrame"
+               for cls in type(table).__mro__)
+
+
+def _score_arrow(table: pa.Table, *, game: str | None, best_five: bool) -> pa.Table:
+    names = tuple(table.column_names)
+    scoring = _scoring(names, game=game, best_five=best_five)
+    columns = {name: _text(table.column(name), name) for name in scoring.columns if name in names}
+    return _aligned(scoring, columns, table.num_rows)
+
+
+def _score_frame(frame: pd.DataFrame, *, game: str | None, best_five: bool) -> pd.DataFrame:
+    import pandas as pd
+
+    # A DataFrame may have non-text labels (0, 1, ...): they are no column a game reads.
+    names = tuple(label for label in frame.columns if isinstance(label, str))
+    scoring = _scoring(names, game=game, best_five=best_five)  # refuses a name given twice
+    columns = {name: _text(_series_array(frame[name]), name) for name in scoring.columns if name in names}
+    result = _aligned(scoring, columns, len(frame))
+    nullable = {pa.int8(): pd.Int8Dtype(), pa.int16(): pd.Int16Dtype(), pa.int32(): pd.Int32Dtype(),
+                pa.int64(): pd.Int64Dtype()}
+    out = result.to_pandas(types_mapper=nullable.get)
+    out.index = frame.index
+    return out
+
+
+def _scoring(names: tuple[str, ...], *, game: str | None, best_five: bool) -> runner.Scoring:
+    if game is not None and game not in readers.GAMES:
+        raise UsageError(f"unknown game {game!r}: expected {' or '.join(readers.GAMES)}")
+    readers.checked_columns(Path(LABEL), names)  # twice, or a near miss: the run's rules for a header
+    return runner.scoring_for({LABEL: names}, game=game, best_five=best_five)
+
+
+def _series_array(series: pd.Series) -> pa.Array | pa.ChunkedArray:
+    """A pandas column as Arrow: None, NaN and pd.NA become nulls."""
+    try:
+        return pa.array(series, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        # Mixed objects (text beside numbers): each value as its text; pandas keeps the missing ones.
+        return pa.array(series.astype("string"), from_pandas=True)
+
+
+def _text(column: pa.Array | pa.ChunkedArray, name: str) -> pa.Array | pa.ChunkedArray:
+    """A column as Arrow strings, nulls kept; dictionary, large and other types cast."""
+    if pa.types.is_string(column.type):
+        return column
+    try:
+        return column.cast(pa.string())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as error:
+        raise InputError(f"{LABEL}: column {name!r} of type {column.type} cannot be read as text "
+                         f"({error})") from None
+
+
+def _aligned(scoring: runner.Scoring, columns: dict[str, pa.Array | pa.ChunkedArray], n: int) -> pa.Table:
+    """Score ``columns`` in batches and place each result row at its input row."""
+    def text(name: str) -> pa.ChunkedArray:
+        if name in columns:
+            return pa.chunked_array(columns[name]) if isinstance(columns[name], pa.Array) else columns[name]
+        return pa.chunked_array([pa.nulls(n, pa.string())])
+
+    full = pa.table([text(name) for name in scoring.columns], names=list(scoring.columns))
+    parts = []
+    for start in range(0, max(n, 1), BATCH_ROWS):  # one batch at least: an empty table has a schema too
+        batch = full.slice(start, BATCH_ROWS).combine_chunks()
+        scored = scoring.score(batch)
+        # The k-th scored row goes to the k-th ok position; a rejected row takes a null index.
+        places = pa.array(np.cumsum(scored.ok) - 1, pa.int64(), mask=~scored.ok)
+        part = scored.results.take(places)
+        if scoring.expected:
+            part = part.append_column(EXPECTED, batch.column(scoring.expected))
+        part = part.append_column(REASON, pa.array(scored.reasons, pa.string()))
+        parts.append(part)
+    return pa.concat_tables(parts)
