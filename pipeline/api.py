@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 import pyarrow as pa
 
-from pipeline import readers, runner
+from pipeline import games, readers, runner
 from pipeline.errors import InputError, UsageError
 
 if TYPE_CHECKING:
@@ -143,8 +143,8 @@ def _score_frame(frame: pd.DataFrame, *, game: str | None, best_five: bool) -> p
 
 
 def _scoring(names: tuple[str, ...], *, game: str | None, best_five: bool) -> runner.Scoring:
-    if game is not None and game not in readers.GAMES:
-        raise UsageError(f"unknown game {game!r}: expected {' or '.join(readers.GAMES)}")
+    if game is not None:
+        games.get(game)  # UsageError naming the known games
     readers.checked_columns(Path(LABEL), names)  # twice, or a near miss: the run's rules for a header
     return runner.scoring_for({LABEL: names}, game=game, best_five=best_five)
 

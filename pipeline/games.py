@@ -98,6 +98,8 @@ class Game(ABC):
         Hand sizes :meth:`exact_counts` knows (``hand_cards`` among them).
     columns_hint : str
         The columns of an input, as a message suggests them.
+    required_columns : tuple of str
+        The columns that tell a file of this game (:meth:`claims`).
     """
 
     name: ClassVar[str]
@@ -108,6 +110,7 @@ class Game(ABC):
     hand_cards: ClassVar[int]
     exact_hand_sizes: ClassVar[tuple[int, ...]]
     columns_hint: ClassVar[str]
+    required_columns: ClassVar[tuple[str, ...]]
     #: Whether ``generate`` can write contest files (``.in``) of this game
     #: (then it also has ``contest_bytes``).
     writes_contest: ClassVar[bool] = False
@@ -122,9 +125,9 @@ class Game(ABC):
     def known_columns(self) -> tuple[str, ...]:
         """Every input column name the game reads, its expected column included."""
 
-    @abstractmethod
     def claims(self, columns: tuple[str, ...]) -> bool:
-        """Whether a file with these columns holds this game."""
+        """Whether a file with these columns holds this game: it has every :attr:`required_columns`."""
+        return set(self.required_columns) <= set(columns)
 
     @abstractmethod
     def input_columns(self, columns: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
@@ -191,11 +194,13 @@ def get(name: str) -> Game:
 def detect(label: str, columns: tuple[str, ...]) -> Game:
     """The game whose columns these are; InputError naming ``label`` when no game claims them.
 
-    Games are asked in name order; the first that claims the columns wins.
+    When several games claim the columns, the most specific claim wins: the
+    game that requires more of them (``Hand1,Hand2`` before ``board``), then
+    the first by name.
     """
-    for name in names():
-        if _REGISTRY[name].claims(columns):
-            return _REGISTRY[name]
+    claiming = [get(name) for name in names() if get(name).claims(columns)]
+    if claiming:
+        return max(claiming, key=lambda game: len(game.required_columns))
     from pipeline.text import shown
 
     expected = " or ".join(f"{game.columns_hint} ({game.title})" for game in map(get, names()))

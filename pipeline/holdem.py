@@ -603,15 +603,13 @@ class Holdem(games.Game):
     row_noun = "deals"
     hand_cards = 7
     exact_hand_sizes = (BEST_OF, 7)
+    required_columns = (BOARD_COLUMN,)
     columns_hint = f"{BOARD_COLUMN},p1,...,p{MAX_PLAYERS}"
     writes_contest = True
     max_players = MAX_PLAYERS
 
     def known_columns(self) -> tuple[str, ...]:
         return (BOARD_COLUMN, *SEATS, EXPECTED_COLUMN)
-
-    def claims(self, columns: tuple[str, ...]) -> bool:
-        return BOARD_COLUMN in columns
 
     def input_columns(self, columns: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
         for label, names in columns.items():

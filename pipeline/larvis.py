@@ -235,13 +235,11 @@ class Larvis(games.Game):
     row_noun = "games"
     hand_cards = HAND_SIZE
     exact_hand_sizes = (HAND_SIZE,)
+    required_columns = COLUMNS
     columns_hint = ",".join(COLUMNS)
 
     def known_columns(self) -> tuple[str, ...]:
         return (*COLUMNS, EXPECTED_COLUMN)
-
-    def claims(self, columns: tuple[str, ...]) -> bool:
-        return set(COLUMNS) <= set(columns)
 
     def input_columns(self, columns: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
         for label, names in columns.items():

@@ -33,13 +33,11 @@ class HighCard(games.Game):
     row_noun = "duels"
     hand_cards = 1
     exact_hand_sizes = (1,)
+    required_columns = ("Card1", "Card2")
     columns_hint = "Card1,Card2"
 
     def known_columns(self) -> tuple[str, ...]:
         return ("Card1", "Card2", "Result")
-
-    def claims(self, columns: tuple[str, ...]) -> bool:
-        return {"Card1", "Card2"} <= set(columns)
 
     def input_columns(self, columns: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
         for label, names in columns.items():
