@@ -126,7 +126,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
     \b
         pokerpipe run data/raw/games.csv -o data/processed/games
     """
-    from pipeline.runner import Run
+    from pipeline.runner import LocalEngine, Run
 
     if scheduler and engine != "dask":
         raise click.UsageError("--scheduler needs --engine dask")
@@ -143,8 +143,8 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
         configured = Run(list(inputs), outdir, output_format=output_format, game=game,
                          best_five=best_five, batch_rows=batch_rows, threads=threads,
                          on_progress=report.progress, on_reject=report.reject)
-        summary = configured.execute() if engine == "local" else \
-            cluster.execute(configured, scheduler=scheduler)
+        summary = configured.execute(LocalEngine(threads=configured.threads) if engine == "local"
+                                     else cluster.DaskEngine(scheduler=scheduler))
     except PokerpipeError as error:
         report.progress.close()
         raise click.ClickException(str(error)) from None

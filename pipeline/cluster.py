@@ -43,22 +43,25 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shutil
 import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from pipeline import readers
 from pipeline.errors import PokerpipeError, UsageError
 from pipeline.publish import OutputSet
-from pipeline.runner import REJECT_SCHEMA, Run, Scoring, Totals, batch_span, source_record
+from pipeline.runner import REJECT_SCHEMA, Run, Scoring, Totals, batch_span
 from pipeline.writers import TableWriter
 
 DEFAULT_PARTITION_ROWS = 1 << 20
 DEFAULT_PARTITION_BYTES = 8 << 20  # about 170,000 six-player deals of CSV: many per worker, for balance
 WINNERS_FOLDER = "winners"
+REJECTS_FOLDER = "rejects"  # in the staging folder only: merged into rejects.csv, then removed
 INSTALL_HINT = "the dask engine needs dask.distributed: pip install 'pokerpipe[dask]'"
 
 
@@ -72,13 +75,13 @@ class Partition:
     byte_range: tuple[int, int] | None = None  # (start, stop) of a plain CSV file
 
 
-@dataclass
+@dataclass(frozen=True)
 class PartResult:
-    """What a partition task returns to the client; its winners are in its part file."""
+    """What a partition task returns to the client: its counts.  Its winners and its
+    rejected rows are in its part files, so no side holds a partition's rows."""
 
     index: int
     totals: Totals
-    rejects: pa.Table
 
 
 def require_dask():
@@ -130,30 +133,30 @@ def _readable(source: readers.Source) -> readers.Source:
 
 
 def score_partition(scoring: Scoring, source: readers.Source, partition: Partition, offset: int,
-                    batch_rows: int, part_path: str, delay: float = 0.0, first_line: int = 1) -> PartResult:
-    """The task of one partition: read, score, write its winners part, return rejects and totals.
+                    batch_rows: int, part_path: str, rejects_path: str, delay: float = 0.0,
+                    first_line: int = 1) -> PartResult:
+    """The task of one partition: read, score, write its winners and rejects parts, return totals.
 
-    Pure and idempotent: run again, it writes the same part under the same name.
+    Pure and idempotent: run again, it writes the same parts under the same names.
     ``first_line`` numbers the first line of a byte range.  ``delay``
     (seconds, before anything is published) only slows the task, for tests.
     """
     byte_range = None if partition.byte_range is None else readers.ByteRange(*partition.byte_range,
                                                                             first_line=first_line)
     totals = Totals.empty(scoring.game)
-    rejects = []
+    # Rejects as Parquet: raw text (a contest instance's lines) comes back exactly.
     with TableWriter(part_path, schema=scoring.results_schema(),
-                     quote_strings=scoring.quote_winners) as winners:
+                     quote_strings=scoring.quote_winners) as winners, \
+            TableWriter(rejects_path, schema=REJECT_SCHEMA) as rejects:
         for batch in readers.read_batches(_readable(source), scoring.columns, batch_rows=batch_rows,
                                           row_groups=partition.row_groups, byte_range=byte_range):
             outcome = scoring.process_batch(source, batch, offset)
             winners.write(outcome.results)
-            if outcome.rejects.num_rows:
-                rejects.append(outcome.rejects)
+            rejects.write(outcome.rejects)
             totals += outcome.totals
         if delay:
             time.sleep(delay)
-    table = pa.concat_tables(rejects) if rejects else REJECT_SCHEMA.empty_table()
-    return PartResult(partition.index, totals, table)
+    return PartResult(partition.index, totals)
 
 
 def source_span(source: readers.Source, columns: tuple[str, ...], batch_rows: int) -> int:
@@ -205,16 +208,31 @@ def execute(run: Run, *, scheduler=None, partition_rows: int = DEFAULT_PARTITION
     with OutputSet(run.outdir) as staged:
         folder = staged.path / WINNERS_FOLDER
         folder.mkdir()
-        results, address, workers = _on_cluster(distributed, run, partitions, folder, scheduler,
+        (staged.path / REJECTS_FOLDER).mkdir()
+        results, address, workers = _on_cluster(distributed, run, partitions, staged.path, scheduler,
                                                 n_workers, started, task_delay)
         _clear_parts(folder)
         return _finish(run, staged.path, partitions, results, started, address, workers)
 
 
-def _on_cluster(distributed, run: Run, partitions: list[Partition], folder: Path, scheduler,
+@dataclass(frozen=True)
+class DaskEngine:
+    """A dask.distributed cluster: the run's partitions as tasks (see :func:`execute`)."""
+
+    scheduler: object = None  # an address, a distributed.Client, or None for a local cluster
+    partition_rows: int = DEFAULT_PARTITION_ROWS
+    partition_bytes: int = DEFAULT_PARTITION_BYTES
+    n_workers: int | None = None
+
+    def execute(self, run: Run) -> dict:
+        return execute(run, scheduler=self.scheduler, partition_rows=self.partition_rows,
+                       partition_bytes=self.partition_bytes, n_workers=self.n_workers)
+
+
+def _on_cluster(distributed, run: Run, partitions: list[Partition], staging: Path, scheduler,
                 n_workers: int | None, started: float,
                 task_delay: float) -> tuple[dict[int, PartResult], str, int]:
-    """Score every partition on a cluster, writing winners parts into ``folder``."""
+    """Score every partition on a cluster, writing winners and rejects parts into ``staging``."""
     cluster, client, owned = None, None, True
     try:
         if isinstance(scheduler, distributed.Client):
@@ -229,7 +247,7 @@ def _on_cluster(distributed, run: Run, partitions: list[Partition], folder: Path
                                                threads_per_worker=1, processes=True,
                                                host="127.0.0.1", dashboard_address=None)
             client = distributed.Client(cluster)
-        results = _submit_and_gather(distributed, client, run, partitions, folder, started, task_delay)
+        results = _submit_and_gather(distributed, client, run, partitions, staging, started, task_delay)
         address = client.scheduler.address
         workers = len(client.nthreads())
     except distributed.KilledWorker as error:
@@ -243,7 +261,7 @@ def _on_cluster(distributed, run: Run, partitions: list[Partition], folder: Path
     return results, address, workers
 
 
-def _submit_and_gather(distributed, client, run: Run, partitions: list[Partition], folder: Path,
+def _submit_and_gather(distributed, client, run: Run, partitions: list[Partition], staging: Path,
                        started: float, task_delay: float) -> dict[int, PartResult]:
     token = uuid.uuid4().hex[:12]
     scoring = run.scoring
@@ -271,7 +289,8 @@ def _submit_and_gather(distributed, client, run: Run, partitions: list[Partition
                                   key=f"pokerpipe-lines-{token}-{p.index}"))
     futures = [
         client.submit(score_partition, scoring, run.sources[p.source], p, offsets[p.source],
-                      run.batch_rows, str(folder / part_name(p.index, run.output_format)), task_delay,
+                      run.batch_rows, str(staging / WINNERS_FOLDER / part_name(p.index, run.output_format)),
+                      str(staging / REJECTS_FOLDER / part_name(p.index, "parquet")), task_delay,
                       first_lines.get(p.index, 1), key=f"pokerpipe-score-{token}-{p.index}")
         for p in partitions]
     results: dict[int, PartResult] = {}
@@ -293,19 +312,22 @@ def _submit_and_gather(distributed, client, run: Run, partitions: list[Partition
 
 def _finish(run: Run, staging: Path, partitions: list[Partition], results: dict[int, PartResult],
             started: float, address: str, workers: int) -> dict:
-    totals = Totals.empty(run.game)
     per_source = [Totals.empty(run.game) for _ in run.sources]
+    rejects_folder = staging / REJECTS_FOLDER
     with TableWriter(staging / "rejects.csv", schema=REJECT_SCHEMA, quote_strings=True) as rejects:
+        # One partition's rejects at a time, in input order: the client never holds them all.
         for partition in partitions:
-            result = results[partition.index]
-            rejects.write(result.rejects)
-            run.report_rejects(result.rejects)
-            per_source[partition.source] += result.totals
-    inputs, next_row = [], 1
-    for source, done in zip(run.sources, per_source):
-        inputs.append(source_record(source, next_row, done))
-        totals += done
+            part = rejects_folder / part_name(partition.index, "parquet")
+            for batch in pq.ParquetFile(part).iter_batches():
+                rejects.write(batch)
+                run.report_rejects(pa.Table.from_batches([batch]))
+            per_source[partition.source] += results[partition.index].totals
+    shutil.rmtree(rejects_folder)  # working files, not outputs
+    first_rows, next_row = [], 1
+    for done in per_source:
+        first_rows.append(next_row)
         next_row += done.span
+    totals, inputs = run.summarize(per_source, first_rows)
     cluster = {"scheduler": address, "workers": workers, "partitions": len(partitions)}
     return run.finish(staging, totals, inputs, started=started, engine="dask", winners=f"{WINNERS_FOLDER}/",
                       extra={"cluster": cluster})

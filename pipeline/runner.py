@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -316,64 +317,19 @@ class Run:
         """The per-batch work of this run, as shipped to cluster workers."""
         return self._scoring
 
-    def process_batch(self, source: readers.Source, batch: readers.Batch, offset: int) -> BatchOutcome:
-        """Score one batch of ``source`` whose rows follow ``offset`` rows of the run."""
-        return self.scoring.process_batch(source, batch, offset)
+    def execute(self, engine: Engine | None = None) -> dict:
+        """Run every input through the pipeline on ``engine`` (default: :class:`LocalEngine` with
+        this run's threads); return the summary written."""
+        return (engine or LocalEngine(threads=self.threads)).execute(self)
 
-    def execute(self) -> dict:
-        """Run every input through the pipeline here; return the summary written.
-
-        Batches are read in this thread, scored on ``threads`` threads and
-        written by one more, in input order (:func:`pipeline.threads.run_ordered`):
-        the outputs do not depend on the number of threads.
-        """
-        started = time.perf_counter()
-        scoring = self.scoring
-        per_source = [Totals.empty(self.game) for _ in self.sources]
-        first_rows: list[int] = []
-        winners_name = f"winners.{self.output_format}"
-
-        def read() -> Iterator[tuple[int, readers.Source, readers.Batch, int]]:
-            next_row = 1
-            for index, source in enumerate(self.sources):
-                first_rows.append(next_row)
-                span = 0
-                for batch in readers.read_batches(source, self.columns, batch_rows=self.batch_rows):
-                    span = max(span, batch_span(batch))
-                    yield index, source, batch, next_row - 1
-                next_row += span
-
-        def score(item: tuple[int, readers.Source, readers.Batch, int]) -> tuple[int, BatchOutcome]:
-            index, source, batch, offset = item
-            return index, scoring.process_batch(source, batch, offset)
-
-        with OutputSet(self.outdir) as staged:
-            with TableWriter(staged.path / winners_name, schema=scoring.results_schema(),
-                             quote_strings=scoring.quote_winners) as winners, \
-                    TableWriter(staged.path / "rejects.csv", schema=REJECT_SCHEMA,
-                                quote_strings=True) as rejects:
-                read_so_far = 0
-
-                def write(scored: tuple[int, BatchOutcome]) -> None:
-                    nonlocal read_so_far
-                    index, outcome = scored
-                    winners.write(outcome.results)
-                    rejects.write(outcome.rejects)
-                    self.report_rejects(outcome.rejects)
-                    per_source[index] += outcome.totals
-                    read_so_far += outcome.totals.read
-                    if self.on_progress:
-                        elapsed = time.perf_counter() - started
-                        self.on_progress(read_so_far, read_so_far / elapsed if elapsed else 0.0)
-
-                run_ordered(read(), score, write, threads=self.threads)
-            totals = Totals.empty(self.game)
-            inputs = []
-            for source, first_row, done in zip(self.sources, first_rows, per_source):
-                inputs.append(source_record(source, first_row, done))
-                totals += done
-            return self.finish(staged.path, totals, inputs, started=started, engine="local",
-                               winners=winners_name)
+    def summarize(self, per_source: list[Totals], first_rows: list[int]) -> tuple[Totals, list[dict]]:
+        """The run's totals and its ``inputs`` entries from each source's totals, in input order."""
+        totals = Totals.empty(self.game)
+        inputs = []
+        for source, first_row, done in zip(self.sources, first_rows, per_source):
+            inputs.append(source_record(source, first_row, done))
+            totals += done
+        return totals, inputs
 
     def report_rejects(self, rejects: pa.Table) -> None:
         """Hand each rejected row's line to ``on_reject``."""
@@ -411,3 +367,67 @@ class Run:
         }
         write_json(folder / "summary.json", summary)
         return summary
+
+
+class Engine(Protocol):
+    """Where a configured :class:`Run` runs: every engine reads the run's sources, calls
+    :meth:`Scoring.process_batch` on every batch, and publishes the outputs as one set
+    with :meth:`Run.finish`."""
+
+    def execute(self, run: Run) -> dict:
+        """Score every input of ``run`` and write its outputs; return the summary."""
+        ...
+
+
+@dataclass(frozen=True)
+class LocalEngine:
+    """This process: batches read in this thread, scored on ``threads`` threads and written
+    by one more, in input order (:func:`pipeline.threads.run_ordered`), so the outputs do
+    not depend on the number of threads."""
+
+    threads: int = 1
+
+    def execute(self, run: Run) -> dict:
+        started = time.perf_counter()
+        scoring = run.scoring
+        per_source = [Totals.empty(run.game) for _ in run.sources]
+        first_rows: list[int] = []
+        winners_name = f"winners.{run.output_format}"
+
+        def read() -> Iterator[tuple[int, readers.Source, readers.Batch, int]]:
+            next_row = 1
+            for index, source in enumerate(run.sources):
+                first_rows.append(next_row)
+                span = 0
+                for batch in readers.read_batches(source, run.columns, batch_rows=run.batch_rows):
+                    span = max(span, batch_span(batch))
+                    yield index, source, batch, next_row - 1
+                next_row += span
+
+        def score(item: tuple[int, readers.Source, readers.Batch, int]) -> tuple[int, BatchOutcome]:
+            index, source, batch, offset = item
+            return index, scoring.process_batch(source, batch, offset)
+
+        with OutputSet(run.outdir) as staged:
+            with TableWriter(staged.path / winners_name, schema=scoring.results_schema(),
+                             quote_strings=scoring.quote_winners) as winners, \
+                    TableWriter(staged.path / "rejects.csv", schema=REJECT_SCHEMA,
+                                quote_strings=True) as rejects:
+                read_so_far = 0
+
+                def write(scored: tuple[int, BatchOutcome]) -> None:
+                    nonlocal read_so_far
+                    index, outcome = scored
+                    winners.write(outcome.results)
+                    rejects.write(outcome.rejects)
+                    run.report_rejects(outcome.rejects)
+                    per_source[index] += outcome.totals
+                    read_so_far += outcome.totals.read
+                    if run.on_progress:
+                        elapsed = time.perf_counter() - started
+                        run.on_progress(read_so_far, read_so_far / elapsed if elapsed else 0.0)
+
+                run_ordered(read(), score, write, threads=self.threads)
+            totals, inputs = run.summarize(per_source, first_rows)
+            return run.finish(staged.path, totals, inputs, started=started, engine="local",
+                              winners=winners_name)

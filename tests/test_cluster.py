@@ -78,6 +78,7 @@ def assert_same_run(local: Path, dask: Path, fmt: str) -> dict:
     assert got["engine"] == "dask" and got["outputs"]["winners"] == "winners/"
     assert got["rows_read"] == got["rows_scored"] + got["rows_rejected"]
     assert not list((dask / "winners").glob(".*")), "temporary files left behind"
+    assert not (dask / "rejects").exists(), "the partitions' reject parts are working files"
     return got
 
 
