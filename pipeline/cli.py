@@ -33,7 +33,7 @@ class BadInput(click.ClickException):
     exit_code = 2
 
 
-class _GameName(click.ParamType):
+class _GameName(click.ParamType):  # type: ignore[type-arg]  # generic at run time only from click 8.5
     """A registered game's name, checked when the command line is parsed (games may be added)."""
 
     name = "game"

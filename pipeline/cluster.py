@@ -48,6 +48,8 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -55,7 +57,7 @@ import pyarrow.parquet as pq
 from pipeline import readers
 from pipeline.errors import PokerpipeError, UsageError
 from pipeline.publish import OutputSet
-from pipeline.runner import REJECT_SCHEMA, Run, Scoring, Totals, batch_span
+from pipeline.runner import REJECT_SCHEMA, Run, Scoring, Summary, Totals, batch_span
 from pipeline.writers import TableWriter
 
 DEFAULT_PARTITION_ROWS = 1 << 20
@@ -84,7 +86,7 @@ class PartResult:
     totals: Totals
 
 
-def require_dask():
+def require_dask() -> ModuleType:
     """Import and return ``distributed``; ImportError with the install hint when missing."""
     try:
         import distributed
@@ -183,9 +185,9 @@ def _clear_parts(folder: Path) -> None:
             path.unlink(missing_ok=True)
 
 
-def execute(run: Run, *, scheduler=None, partition_rows: int = DEFAULT_PARTITION_ROWS,
+def execute(run: Run, *, scheduler: object = None, partition_rows: int = DEFAULT_PARTITION_ROWS,
             partition_bytes: int = DEFAULT_PARTITION_BYTES,
-            n_workers: int | None = None, task_delay: float = 0.0) -> dict:
+            n_workers: int | None = None, task_delay: float = 0.0) -> Summary:
     """Run ``run`` on a dask cluster; write the outputs and return the summary.
 
     Parameters
@@ -224,12 +226,12 @@ class DaskEngine:
     partition_bytes: int = DEFAULT_PARTITION_BYTES
     n_workers: int | None = None
 
-    def execute(self, run: Run) -> dict:
+    def execute(self, run: Run) -> Summary:
         return execute(run, scheduler=self.scheduler, partition_rows=self.partition_rows,
                        partition_bytes=self.partition_bytes, n_workers=self.n_workers)
 
 
-def _on_cluster(distributed, run: Run, partitions: list[Partition], staging: Path, scheduler,
+def _on_cluster(distributed: Any, run: Run, partitions: list[Partition], staging: Path, scheduler: object,
                 n_workers: int | None, started: float,
                 task_delay: float) -> tuple[dict[int, PartResult], str, int]:
     """Score every partition on a cluster, writing winners and rejects parts into ``staging``."""
@@ -261,13 +263,13 @@ def _on_cluster(distributed, run: Run, partitions: list[Partition], staging: Pat
     return results, address, workers
 
 
-def _submit_and_gather(distributed, client, run: Run, partitions: list[Partition], staging: Path,
+def _submit_and_gather(distributed: Any, client: Any, run: Run, partitions: list[Partition], staging: Path,
                        started: float, task_delay: float) -> dict[int, PartResult]:
     token = uuid.uuid4().hex[:12]
     scoring = run.scoring
     last = len(run.sources) - 1
     offsets = []  # per source: an int, or a future adding the spans before it
-    known, pending = 0, []
+    known, pending = 0, list[Any]()
     for place, source in enumerate(run.sources):
         offsets.append(known if not pending else
                        client.submit(_add, known, *pending, key=f"pokerpipe-offset-{token}-{place}"))
@@ -277,7 +279,7 @@ def _submit_and_gather(distributed, client, run: Run, partitions: list[Partition
             pending.append(client.submit(source_span, source, run.columns, run.batch_rows,
                                          key=f"pokerpipe-span-{token}-{place}"))
     first_lines: dict[int, object] = {}  # partition index -> its first line (an int or a future)
-    ends: list = []  # line-end counts of the byte ranges of the current source, in order
+    ends: list[Any] = []  # line-end counts (futures) of the byte ranges of the current source, in order
     for p in partitions:
         if p.byte_range is None:
             continue
@@ -311,7 +313,7 @@ def _submit_and_gather(distributed, client, run: Run, partitions: list[Partition
 
 
 def _finish(run: Run, staging: Path, partitions: list[Partition], results: dict[int, PartResult],
-            started: float, address: str, workers: int) -> dict:
+            started: float, address: str, workers: int) -> Summary:
     per_source = [Totals.empty(run.game) for _ in run.sources]
     rejects_folder = staging / REJECTS_FOLDER
     with TableWriter(staging / "rejects.csv", schema=REJECT_SCHEMA, quote_strings=True) as rejects:

@@ -23,9 +23,10 @@ import bisect
 import glob
 import io
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Any, BinaryIO
 
 import numpy as np
 import pyarrow as pa
@@ -122,7 +123,7 @@ class Batch:
     last_row: int = 0
 
 
-def expand_inputs(patterns: list[str | os.PathLike]) -> list[Path]:
+def expand_inputs(patterns: Sequence[str | os.PathLike[str]]) -> list[Path]:
     """Resolve paths, folders and glob patterns to a list of input files.
 
     A folder stands for the data files directly inside it, in name order,
@@ -162,7 +163,7 @@ def _known_format(path: Path) -> bool:
     return bool(suffixes) and suffixes[-1] in known
 
 
-def open_source(path: str | os.PathLike) -> Source:
+def open_source(path: str | os.PathLike[str]) -> Source:
     """Inspect one input file: its format, compression and column names.
 
     Raises ValueError with the path and what is wrong when the file is
@@ -240,7 +241,7 @@ def _looks_like_contest(path: Path, compression: str | None) -> bool:
     with pa.input_stream(str(path), compression=compression) as stream:
         head = stream.read(256)
     first = head.split(b"\n", 1)[0].strip()
-    return first.isdigit()
+    return bool(first.isdigit())
 
 
 def _delimiter(path: Path) -> str:
@@ -343,7 +344,7 @@ def csv_byte_ranges(source: Source, *, target_bytes: int) -> list[tuple[int, int
     return list(zip(cuts[:-1], cuts[1:]))
 
 
-def _next_line_start(handle, position: int) -> int | None:
+def _next_line_start(handle: BinaryIO, position: int) -> int | None:
     """Where the first line starting after byte ``position`` begins; None past the last line end."""
     handle.seek(position)
     scanned = position
@@ -536,7 +537,7 @@ class LineSplitter:
             with pa.input_stream(str(path), compression=self.source.compression) as whole:
                 stream = whole if part is None else _Window(whole, part.start, part.stop)
                 carry = self._after_header(stream) if part is None or part.start == 0 else b""
-                skipping: list | None = None  # [line, length, head] of an over-long line
+                skipping: list[Any] | None = None  # [line, length, head] of an over-long line
                 replaced: dict[int, tuple[str, str]] = {}
                 at_end = False
                 while not at_end:
@@ -595,7 +596,7 @@ class LineSplitter:
         return ends
 
     @staticmethod
-    def _after_header(stream) -> bytes:
+    def _after_header(stream: pa.NativeFile | _Window) -> bytes:
         """Consume the header line; return the bytes read after it."""
         head = b""
         while True:
@@ -732,7 +733,7 @@ def _contest_batches(source: Source, batch_rows: int) -> Iterator[Batch]:
         yield from contest_batches(text_lines(stream, name=name), batch_rows=batch_rows, name=name)
 
 
-def text_lines(stream, *, name: str, limit: int = MAX_LINE) -> Iterator[str]:
+def text_lines(stream: IO[str], *, name: str, limit: int = MAX_LINE) -> Iterator[str]:
     """The lines of a text stream without their line end, never holding more than one line.
 
     A byte-order mark before the first line and the ``\\r`` of a ``\\r\\n``
@@ -761,7 +762,8 @@ class _Instance:
     text: str  # its lines exactly as read, joined by a newline
 
 
-def contest_batches(lines, *, batch_rows: int = DEFAULT_BATCH_ROWS, name: str = "<stdin>") -> Iterator[Batch]:
+def contest_batches(lines: Iterable[str], *, batch_rows: int = DEFAULT_BATCH_ROWS,
+                    name: str = "<stdin>") -> Iterator[Batch]:
     """Read contest instances from an iterable of text lines, in batches.
 
     Each instance becomes one row with ``board`` and ``p1`` ... ``p10``
@@ -795,7 +797,7 @@ def contest_batches(lines, *, batch_rows: int = DEFAULT_BATCH_ROWS, name: str = 
         yield _contest_batch(pending, blank[0] - reported)
 
 
-def _contest_instances(lines, name: str, blank: list[int]) -> Iterator[_Instance]:
+def _contest_instances(lines: Iterable[str], name: str, blank: list[int]) -> Iterator[_Instance]:
     """Each instance in order; blank lines between instances are added to ``blank[0]``."""
     numbered = enumerate(lines, start=1)
     instance = 0
@@ -826,7 +828,7 @@ def _contest_instances(lines, name: str, blank: list[int]) -> Iterator[_Instance
         yield _Instance(instance, line_number, fields, "\n".join(texts))
 
 
-def _next_nonblank(numbered, blank: list[int]) -> tuple[int, str] | None:
+def _next_nonblank(numbered: Iterator[tuple[int, str]], blank: list[int]) -> tuple[int, str] | None:
     for line_number, text in numbered:
         if text.strip():
             return line_number, text
@@ -835,7 +837,7 @@ def _next_nonblank(numbered, blank: list[int]) -> tuple[int, str] | None:
 
 
 def _contest_batch(pending: list[_Instance], blank_lines: int) -> Batch:
-    columns = {holdem.BOARD_COLUMN: [instance.fields[0] for instance in pending]}
+    columns: dict[str, list[str | None]] = {holdem.BOARD_COLUMN: [instance.fields[0] for instance in pending]}
     for seat, name in enumerate(holdem.SEATS, start=1):
         columns[name] = [i.fields[seat] if seat < len(i.fields) else None for i in pending]
     table = pa.table({name: pa.array(values, pa.string()) for name, values in columns.items()})

@@ -19,12 +19,13 @@ Every row read is either scored (in ``winners``) or rejected (in
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -42,6 +43,39 @@ REJECT_SCHEMA = pa.schema([("row", pa.int64()), ("source", pa.string()),
                            ("source_row", pa.int64()), ("line", pa.int64()),
                            ("reason", pa.string()), ("raw", pa.string())])
 MISMATCHES_KEPT = 20
+#: summary.json as a run returns it.
+Summary = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A scored row whose outcome differs from its expected column."""
+
+    row: int
+    expected: str
+    got: str
+
+
+@dataclass(frozen=True)
+class Mismatches:
+    """Rows checked against an expected column, those that differ, and the first of them.
+
+    Adding keeps the first ``MISMATCHES_KEPT`` in row order, so the result
+    does not depend on how the rows were split into batches.
+    """
+
+    checked: int = 0
+    mismatched: int = 0
+    first: tuple[Mismatch, ...] = ()
+
+    def __add__(self, other: Mismatches) -> Mismatches:
+        return Mismatches(self.checked + other.checked, self.mismatched + other.mismatched,
+                          (self.first + other.first)[:MISMATCHES_KEPT])
+
+    def summary(self) -> dict[str, Any]:
+        """As summary.json's ``expected`` entry gives them."""
+        return {"checked": self.checked, "mismatched": self.mismatched,
+                "first": [dataclasses.asdict(mismatch) for mismatch in self.first]}
 
 
 @dataclass
@@ -59,7 +93,7 @@ class Totals:
     blank_lines: int = 0
     span: int = 0  # the highest source row seen, 0 if none
     outcomes: dict[str, int] = field(default_factory=dict)
-    mismatches: dict = field(default_factory=lambda: {"checked": 0, "mismatched": 0, "first": []})
+    mismatches: Mismatches = field(default_factory=lambda: Mismatches())
     counts: dict[str, int] = field(default_factory=dict)  # PHH hands set apart or not checked
 
     @classmethod
@@ -80,10 +114,7 @@ class Totals:
             self.outcomes[name] = self.outcomes.get(name, 0) + count
         for name, count in other.counts.items():
             self.counts[name] = self.counts.get(name, 0) + count
-        self.mismatches["checked"] += other.mismatches["checked"]
-        self.mismatches["mismatched"] += other.mismatches["mismatched"]
-        room = MISMATCHES_KEPT - len(self.mismatches["first"])
-        self.mismatches["first"].extend(other.mismatches["first"][:max(room, 0)])
+        self.mismatches = self.mismatches + other.mismatches
         return self
 
 
@@ -148,7 +179,7 @@ class Scoring:
         results = scored.results.add_column(0, "row", pa.array(rows[scored.ok]))
         if self.expected:
             expected = batch.table.column(self.expected).filter(pa.array(scored.ok))
-            self._check(expected, scored.outcomes(), rows[scored.ok], totals.mismatches)
+            totals.mismatches = self._check(expected, scored.outcomes(), rows[scored.ok])
             results = results.append_column("expected", expected)
         for name in self.carried:
             results = results.append_column(name, batch.table.column(name).filter(pa.array(scored.ok)))
@@ -160,17 +191,16 @@ class Scoring:
         totals.span = batch_span(batch)
         return BatchOutcome(results, self._rejects(source, batch, scored, offset), totals)
 
-    def _check(self, expected: pa.ChunkedArray, got: np.ndarray, rows: np.ndarray, mismatches: dict) -> None:
-        wanted = pc.utf8_trim_whitespace(expected).to_numpy(zero_copy_only=False)
-        given = np.array([w is not None and w != "" for w in wanted], dtype=bool) if len(wanted) else \
-            np.zeros(0, dtype=bool)
+    @staticmethod
+    def _check(expected: pa.ChunkedArray, got: np.ndarray, rows: np.ndarray) -> Mismatches:
+        """Compare each scored row's outcome with the expected column, where it has a value."""
+        trimmed = pc.utf8_trim_whitespace(expected)
+        given = pc.fill_null(pc.not_equal(trimmed, ""), False).to_numpy(zero_copy_only=False)
+        wanted = trimmed.to_numpy(zero_copy_only=False)
         differ = given & (wanted != got)
-        mismatches["checked"] += int(given.sum())
-        mismatches["mismatched"] += int(differ.sum())
-        room = MISMATCHES_KEPT - len(mismatches["first"])
-        for index in np.flatnonzero(differ)[:max(room, 0)]:
-            mismatches["first"].append({"row": int(rows[index]), "expected": wanted[index],
-                                        "got": got[index]})
+        first = tuple(Mismatch(int(rows[index]), str(wanted[index]), str(got[index]))
+                      for index in np.flatnonzero(differ)[:MISMATCHES_KEPT])
+        return Mismatches(int(given.sum()), int(differ.sum()), first)
 
     def _rejects(self, source: readers.Source, batch: readers.Batch, scored: Scored,
                  offset: int) -> pa.Table:
@@ -218,7 +248,7 @@ def reject_lines(rejects: pa.Table) -> list[str]:
     return lines
 
 
-def source_record(source: readers.Source, first_row: int, totals: Totals) -> dict:
+def source_record(source: readers.Source, first_row: int, totals: Totals) -> dict[str, Any]:
     """The summary's entry of one input."""
     return {"path": str(source.path), "format": source.format, "size_bytes": source.size,
             "first_row": first_row, "rows": totals.read, "scored": totals.scored,
@@ -260,7 +290,7 @@ def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None,
     read = played.input_columns(columns)
     expected: str | None = played.expected_column
     if any(expected in names for names in columns.values()):
-        read += (expected,)
+        read += (played.expected_column,)
     else:
         expected = None
     return Scoring(played.name, read + carried, expected, carried, best_five)
@@ -284,7 +314,7 @@ class Run:
     best_five : add each hand's best five cards and description to the winners
     """
 
-    def __init__(self, inputs: list[str | os.PathLike], outdir: str | os.PathLike, *,
+    def __init__(self, inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                  output_format: str = "csv", game: str | None = None, best_five: bool = False,
                  batch_rows: int = readers.DEFAULT_BATCH_ROWS, threads: int | None = None,
                  on_progress: Callable[[int, float], None] | None = None,
@@ -317,12 +347,13 @@ class Run:
         """The per-batch work of this run, as shipped to cluster workers."""
         return self._scoring
 
-    def execute(self, engine: Engine | None = None) -> dict:
+    def execute(self, engine: Engine | None = None) -> Summary:
         """Run every input through the pipeline on ``engine`` (default: :class:`LocalEngine` with
         this run's threads); return the summary written."""
         return (engine or LocalEngine(threads=self.threads)).execute(self)
 
-    def summarize(self, per_source: list[Totals], first_rows: list[int]) -> tuple[Totals, list[dict]]:
+    def summarize(self, per_source: list[Totals],
+                  first_rows: list[int]) -> tuple[Totals, list[dict[str, Any]]]:
         """The run's totals and its ``inputs`` entries from each source's totals, in input order."""
         totals = Totals.empty(self.game)
         inputs = []
@@ -337,8 +368,8 @@ class Run:
             for line in reject_lines(rejects):
                 self.on_reject(line)
 
-    def finish(self, folder: Path, totals: Totals, inputs: list[dict], *, started: float, engine: str,
-               winners: str, extra: dict | None = None) -> dict:
+    def finish(self, folder: Path, totals: Totals, inputs: list[dict[str, Any]], *, started: float,
+               engine: str, winners: str, extra: dict[str, Any] | None = None) -> Summary:
         """Write categories.csv, ties.csv and summary.json into ``folder`` (the staging folder of
         the run's output set) from a run's totals; return the summary."""
         elapsed = time.perf_counter() - started
@@ -356,7 +387,7 @@ class Run:
             "rows_rejected": totals.rejected,
             "outcomes": totals.outcomes,
             "expected": None if not self.scoring.expected else {
-                "column": self.scoring.expected, **totals.mismatches,
+                "column": self.scoring.expected, **totals.mismatches.summary(),
                 **({f"not_checked_{name}": totals.counts.get(name, 0) for name in phh.NOT_CHECKED}
                    if self.phh else {})},
             "outputs": {"winners": winners, "rejects": "rejects.csv",
@@ -374,7 +405,7 @@ class Engine(Protocol):
     :meth:`Scoring.process_batch` on every batch, and publishes the outputs as one set
     with :meth:`Run.finish`."""
 
-    def execute(self, run: Run) -> dict:
+    def execute(self, run: Run) -> Summary:
         """Score every input of ``run`` and write its outputs; return the summary."""
         ...
 
@@ -387,7 +418,7 @@ class LocalEngine:
 
     threads: int = 1
 
-    def execute(self, run: Run) -> dict:
+    def execute(self, run: Run) -> Summary:
         started = time.perf_counter()
         scoring = run.scoring
         per_source = [Totals.empty(run.game) for _ in run.sources]
