@@ -47,10 +47,11 @@ bench: $(STAMP)
 notebooks: $(STAMP)
 	$(BIN)/python -m pytest -q tests/test_notebooks.py
 
-## Check style with ruff
+## Check style with ruff and types with mypy (strict on pipeline/)
 lint: $(STAMP)
-	$(BIN)/python -m pip install --quiet ruff
+	$(BIN)/python -m pip install --quiet -e '.[lint]'
 	$(BIN)/ruff check pipeline tests bench
+	$(BIN)/mypy
 
 ## Remove outputs and caches (keeps .venv)
 clean:

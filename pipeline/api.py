@@ -110,7 +110,9 @@ def score(table: Table, *, game: str | None = None, best_five: bool = False) -> 
     if _is_pandas(given):
         return _score_frame(given, game=game, best_five=best_five)
     if isinstance(given, pa.Table):
-        return _score_arrow(given, game=game, best_five=best_five)
+        # pyarrow has no type stubs: say which kind comes back.
+        scored: Table = _score_arrow(given, game=game, best_five=best_five)
+        return scored
     raise UsageError(f"score takes a pandas DataFrame or a pyarrow Table, not {type(table).__name__}")
 
 
@@ -137,7 +139,7 @@ def _score_frame(frame: pd.DataFrame, *, game: str | None, best_five: bool) -> p
     result = _aligned(scoring, columns, len(frame))
     nullable = {pa.int8(): pd.Int8Dtype(), pa.int16(): pd.Int16Dtype(), pa.int32(): pd.Int32Dtype(),
                 pa.int64(): pd.Int64Dtype()}
-    out = result.to_pandas(types_mapper=nullable.get)
+    out: pd.DataFrame = result.to_pandas(types_mapper=nullable.get)
     out.index = frame.index
     return out
 

@@ -31,6 +31,7 @@ from functools import cache
 from math import comb
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from pipeline.errors import InputError
 from pipeline.text import shown
@@ -100,7 +101,7 @@ def card_code(text: str) -> int:
     return int(4 * rank + suit)
 
 
-def code_matrix(values, *, widths: tuple[int, ...], top: int, what: str) -> np.ndarray:
+def code_matrix(values: ArrayLike, *, widths: tuple[int, ...], top: int, what: str) -> np.ndarray:
     """Check a matrix of small codes (ranks or cards) and return it as uint8.
 
     Parameters
@@ -191,10 +192,11 @@ _FOLD = 4
 
 
 @cache
-def _partial_sums(k: int, start: int, width: int) -> np.ndarray:
+def _partial_sums(k: int, start: int, width: int) -> NDArray[np.int32]:
     weights = _multiset_weights(k)[start:start + width]
     grid = np.indices((len(RANKS),) * width).reshape(width, -1)
-    return weights[np.arange(width)[:, None], grid].sum(axis=0).astype(np.int32)
+    sums: NDArray[np.int32] = weights[np.arange(width)[:, None], grid].sum(axis=0).astype(np.int32)
+    return sums
 
 
 def multiset_count(k: int) -> int:
@@ -206,7 +208,7 @@ def multiset_count(k: int) -> int:
     return comb(len(RANKS) + k - 1, k)
 
 
-def multiset_index(columns: list[np.ndarray]) -> np.ndarray:
+def multiset_index(columns: list[np.ndarray]) -> NDArray[np.int32]:
     """Map sorted rank columns to a dense index of the rank multiset.
 
     Parameters
@@ -221,15 +223,17 @@ def multiset_index(columns: list[np.ndarray]) -> np.ndarray:
         In ``0 .. multiset_count(k) - 1``; equal multisets get equal indices.
     """
     k = len(columns)
-    index = None
+    parts = []
     for start in range(0, k, _FOLD):
         group = columns[start:start + _FOLD]
         digits = group[0].astype(np.intp)
         for column in group[1:]:
             digits *= len(RANKS)
             digits += column
-        part = _partial_sums(k, start, len(group))[digits]
-        index = part if index is None else index + part
+        parts.append(_partial_sums(k, start, len(group))[digits])
+    index = parts[0]
+    for part in parts[1:]:
+        index = index + part
     return index
 
 

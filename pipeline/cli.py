@@ -323,8 +323,8 @@ def stats(results: str, plot_path: str | None, as_json: bool) -> None:
     try:
         report = probabilities.run_report(results)
         if plot_path:
-            probabilities.plot_fit({title: part["fit"] for title, part in report.items()
-                                    if part["fit"] is not None}, plot_path)
+            probabilities.plot_fit({title: part.fit for title, part in report.items()
+                                    if part.fit is not None}, plot_path)
     except (PokerpipeError, ImportError) as error:
         raise click.ClickException(str(error)) from None
     if as_json:
@@ -333,8 +333,8 @@ def stats(results: str, plot_path: str | None, as_json: bool) -> None:
         return
     for title, part in report.items():
         click.echo(f"\n{title}")
-        click.echo(part["table"].to_string(index=False, float_format=lambda x: f"{x:.6f}"))
-        fit = part["fit"]
+        click.echo(part.table.to_string(index=False, float_format=lambda x: f"{x:.6f}"))
+        fit = part.fit
         if fit is not None and fit.testable:
             click.echo(f"chi-square {fit.chi2:.2f} on {fit.dof} degrees of freedom, p = {fit.p_value:.4g}")
         elif fit is not None:

@@ -19,6 +19,7 @@ from functools import cache
 
 import numpy as np
 import pyarrow as pa
+from numpy.typing import NDArray
 
 from pipeline import cards, holdem, larvis
 
@@ -196,9 +197,9 @@ def best_five(hands: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return _best_of(_card_mask(columns), np.asarray(keys), columns)
 
 
-def _card_mask(columns: list[np.ndarray]) -> np.ndarray:
+def _card_mask(columns: list[np.ndarray]) -> NDArray[np.uint64]:
     """Cards as bits of one uint64 per row: bit ``code`` (four suit bits per rank)."""
-    mask = holdem._CARD_BIT[columns[0]]
+    mask: NDArray[np.uint64] = holdem._CARD_BIT[columns[0]]
     for column in columns[1:]:
         mask |= holdem._CARD_BIT[column]
     return mask

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from functools import cache
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -47,8 +48,9 @@ import pyarrow.compute as pc
 
 from pipeline import cards, holdem, readers
 from pipeline.errors import InputError, UsageError
+from pipeline.games import Scored
 from pipeline.publish import OutputSet
-from pipeline.runner import REJECT_SCHEMA, Scored, Scoring, Totals, batch_span, reject_lines, source_record
+from pipeline.runner import REJECT_SCHEMA, Scoring, Totals, batch_span, reject_lines, source_record
 from pipeline.statistics import Tally
 from pipeline.text import text_lengths
 from pipeline.writers import FORMATS, TableWriter, write_json
@@ -223,7 +225,7 @@ def equities(spots: Spots, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exa
             place = (rows[:, None], seats)
             equity[place] = mean
             runouts[rows] = len(picks)
-            if sampled:
+            if squares is not None:  # sampled: sums of squares give the standard error
                 exact_rows[rows] = False
                 variance = (squares / SPLIT_UNIT ** 2 - len(picks) * mean ** 2) / (len(picks) - 1)
                 se[place] = np.sqrt(np.maximum(variance, 0) / len(picks))
@@ -381,7 +383,7 @@ def _share_sums(board: np.ndarray, holes: np.ndarray, picks: np.ndarray, *,
             for seat, won in enumerate(winning):
                 share = np.where(won, unit, 0)
                 totals[deals, seat] += share.sum(axis=1, dtype=np.int64)
-                if squares:
+                if total_squares is not None:
                     total_squares[deals, seat] += (share.astype(np.int64) ** 2).sum(axis=1)
     return totals, total_squares
 
@@ -397,7 +399,7 @@ def _seat_keys(table: np.ndarray, fixed_index: np.ndarray, fixed_suits: np.ndarr
                runout_index: np.ndarray, runout_suits: np.ndarray, live_mask: np.ndarray,
                picks: np.ndarray) -> np.ndarray:
     """Keys of one seat over a chunk of deals (rows) and run-outs (columns)."""
-    keys = table[fixed_index[:, None] + runout_index]
+    keys: np.ndarray = table[fixed_index[:, None] + runout_index]
     flush_suit = holdem._flush_suit()[fixed_suits[:, None] + runout_suits]
     deal, runout = np.nonzero(flush_suit >= 0)
     if deal.size:
@@ -477,7 +479,7 @@ class EquityRun:
     on_reject : called with one line per rejected row
     """
 
-    def __init__(self, inputs: list[str | os.PathLike], outdir: str | os.PathLike, *,
+    def __init__(self, inputs: list[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                  output_format: str = "csv", samples: int = DEFAULT_SAMPLES, seed: int = 0,
                  exact: bool = False, batch_rows: int = readers.DEFAULT_BATCH_ROWS,
                  on_progress: Callable[[int, float], None] | None = None,
@@ -530,7 +532,7 @@ class EquityRun:
             columns[f"{name}_equity"] = pa.array(result.equity[:, seat], from_pandas=True)
             columns[f"{name}_equity_se"] = pa.array(result.se[:, seat], from_pandas=True)
         results = pa.table(columns, schema=self.results_schema())
-        scored = Scored(results, ok, spots.reasons, Tally(holdem.GAME.categories), np.zeros(0, np.int8),
+        scored = Scored(results, ok, spots.reasons, Tally.zeros(holdem.GAME.categories), np.zeros(0, np.int8),
                         np.zeros(0, dtype=object))
         totals = Totals.empty(holdem.GAME.name)
         totals.read = table.num_rows + len(batch.unreadable)
@@ -539,7 +541,7 @@ class EquityRun:
         totals.span = batch_span(batch)
         return results, self.scoring._rejects(source, batch, scored, offset), totals, result.exact
 
-    def execute(self) -> dict:
+    def execute(self) -> dict[str, Any]:
         """Score every input; write the outputs and return the summary written."""
         started = time.perf_counter()
         totals = Totals.empty(holdem.GAME.name)
@@ -570,8 +572,8 @@ class EquityRun:
                     next_row += done.span
             return self._finish(staged.path, totals, inputs, exact_deals, started, table_name)
 
-    def _finish(self, folder: Path, totals: Totals, inputs: list[dict], exact_deals: int, started: float,
-                table_name: str) -> dict:
+    def _finish(self, folder: Path, totals: Totals, inputs: list[dict[str, Any]], exact_deals: int,
+                started: float, table_name: str) -> dict[str, Any]:
         """Write summary.json into ``folder`` (the staging folder) and return it."""
         elapsed = time.perf_counter() - started
         summary = {

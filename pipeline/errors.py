@@ -31,7 +31,7 @@ class OutputError(PokerpipeError, OSError):
     """An output could not be written: the message names the path and the system's reason."""
 
 
-def os_reason(error: OSError, path: str | os.PathLike | None = None) -> OutputError:
+def os_reason(error: OSError, path: str | os.PathLike[str] | None = None) -> OutputError:
     """One line for an OS error: the path and the system's reason.
 
     >>> str(os_reason(OSError(28, "No space left on device"), "out/winners.csv"))

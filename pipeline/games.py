@@ -20,6 +20,7 @@ from typing import ClassVar
 
 import numpy as np
 import pyarrow as pa
+from numpy.typing import NDArray
 
 from pipeline.errors import InputError, UsageError
 from pipeline.statistics import Tally
@@ -51,17 +52,18 @@ class Scored:
     """
 
     results: pa.Table
-    ok: np.ndarray
-    reasons: np.ndarray
+    ok: NDArray[np.bool_]
+    reasons: NDArray[np.object_]
     tally: Tally
-    outcome_codes: np.ndarray
-    outcome_texts: np.ndarray
+    outcome_codes: NDArray[np.integer]
+    outcome_texts: NDArray[np.object_]
     outcome_counts: dict[str, int] = field(default_factory=dict)
-    fields: np.ndarray | None = None
+    fields: NDArray[np.int8] | None = None
 
-    def outcomes(self) -> np.ndarray:
+    def outcomes(self) -> NDArray[np.object_]:
         """The outcome of each scored row as text, to compare with an expected column."""
-        return self.outcome_texts[self.outcome_codes]
+        texts: NDArray[np.object_] = self.outcome_texts[self.outcome_codes]
+        return texts
 
 
 def category_column(codes: np.ndarray, names: tuple[str, ...], *,

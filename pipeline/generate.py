@@ -79,7 +79,7 @@ CONTEST_CARD_BYTES = np.frombuffer("".join(cards.CARD_TEXT).replace("T", "X").en
                                     np.uint8).reshape(DECK_SIZE, 2)
 
 
-def generate(path: str | os.PathLike, *, game: str, rows: int, players: int = 6, seed: int = 0,
+def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int = 6, seed: int = 0,
              batch_rows: int = 1_000_000) -> int:
     """Write ``rows`` random deals to ``path``; return the number of rows written.
 
@@ -154,7 +154,7 @@ def generate(path: str | os.PathLike, *, game: str, rows: int, players: int = 6,
     return rows
 
 
-def output_extension(path: str | os.PathLike) -> str:
+def output_extension(path: str | os.PathLike[str]) -> str:
     """The output format's extension of ``path``, lower case.
 
     >>> output_extension("deals.CSV.gz"), output_extension("a.b/deals.parquet")

@@ -37,6 +37,7 @@ from itertools import combinations
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.typing import NDArray
 
 from pipeline import cards, games
 from pipeline.errors import InputError, UsageError
@@ -70,7 +71,7 @@ WHEEL = (0, 1, 2, 3, 12)  # A 2 3 4 5: the ace plays low, the five is the top ca
 
 
 @cache
-def _five_card_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _five_card_tables() -> tuple[NDArray[np.int16], NDArray[np.int16], NDArray[np.int8]]:
     """Keys of five-card rank multisets without and with a flush, and categories."""
     hands = cards.all_multisets(BEST_OF)
     largest, distinct, ordered = cards.five_card_groups(hands)
@@ -205,9 +206,10 @@ def hand_keys(hands: np.ndarray) -> np.ndarray:
     return keys
 
 
-def _suit_counts(codes: np.ndarray) -> np.ndarray:
+def _suit_counts(codes: np.ndarray) -> NDArray[np.uint16]:
     """Four 4-bit suit counters in one uint16 per card: ``1 << 4 * suit``."""
-    return np.left_shift(np.uint16(1), (codes & 3).astype(np.uint16) << 2)
+    counters: NDArray[np.uint16] = np.left_shift(np.uint16(1), (codes & 3).astype(np.uint16) << 2)
+    return counters
 
 
 def _raise_flushes(keys: np.ndarray, columns: list[np.ndarray], suit_counts: np.ndarray) -> None:
@@ -291,13 +293,14 @@ def deal_keys(board: np.ndarray, holes: np.ndarray) -> np.ndarray:
     return keys
 
 
-def key_categories(keys: np.ndarray) -> np.ndarray:
+def key_categories(keys: np.ndarray) -> NDArray[np.int8]:
     """Category code (index into ``CATEGORIES``) of each key.
 
     >>> [str(CATEGORIES[c]) for c in key_categories(np.array([1, 5854, 7462]))]
     ['High Card', 'Straight', 'Straight Flush']
     """
-    return _five_card_tables()[2][keys]
+    categories: NDArray[np.int8] = _five_card_tables()[2][keys]
+    return categories
 
 
 # --- deals: text in, winners out -------------------------------------------
@@ -482,7 +485,8 @@ def all_distinct(board: np.ndarray, holes: np.ndarray, seated: np.ndarray) -> np
         for i in range(2):
             seen |= _CARD_BIT[np.where(seated[:, seat], holes[:, seat, i], 52)]
         dealt += seated[:, seat].astype(np.uint8) << 1
-    return np.bitwise_count(seen) == dealt
+    distinct: NDArray[np.bool_] = np.bitwise_count(seen) == dealt
+    return distinct
 
 
 def deal_problem(board: str | None, seats: list[str | None], *,
@@ -505,22 +509,23 @@ def deal_problem(board: str | None, seats: list[str | None], *,
     fields = [("board", board, board_sizes)] + [(f"p{s}", text, (2,)) for s, text in enumerate(seats, 1)]
     seated = 0
     for index, (label, text, counts) in enumerate(fields):
-        words = (text or "").split()
+        written = text or ""
+        words = written.split()
         if index and not words:
             continue
         seated += index > 0
         if len(words) not in counts:
             expected = ", ".join(map(str, counts[:-1])) + " or " * (len(counts) > 1) + str(counts[-1])
             what = "empty" if not words else f"{len(words)} cards, expected {expected}"
-            return f"{label} {shown(text)}: {what}" if words else f"{label} is empty", index
+            return f"{label} {shown(written)}: {what}" if words else f"{label} is empty", index
         for word in words:
             try:
                 code = cards.card_code(word)
             except ValueError:
-                return (f"{label} {shown(text)}: unknown card {shown(word)} "
+                return (f"{label} {shown(written)}: unknown card {shown(word)} "
                         f"(ranks {cards.RANKS} or X, suits {cards.SUITS})"), index
             if code in seen:
-                return f"{label} {shown(text)}: card {word} is dealt twice", index
+                return f"{label} {shown(written)}: card {word} is dealt twice", index
             seen.add(code)
     if not seated:
         return "no player: every seat is empty", -1
@@ -531,13 +536,14 @@ _WINNER_TEXT = np.array([" ".join(str(s + 1) for s in range(MAX_PLAYERS) if mask
                          for mask in range(1 << MAX_PLAYERS)], dtype=object)
 
 
-def winners_text(masks: np.ndarray) -> np.ndarray:
+def winners_text(masks: np.ndarray) -> NDArray[np.object_]:
     """Winners written as the contest prints them, from bit masks of seats.
 
     >>> winners_text(np.array([0b101, 0b1000000000])).tolist()
     ['1 3', '10']
     """
-    return _WINNER_TEXT[masks]
+    texts: NDArray[np.object_] = _WINNER_TEXT[masks]
+    return texts
 
 
 def score_deals(deals: Deals) -> tuple[np.ndarray, np.ndarray]:

@@ -26,6 +26,7 @@ from functools import cache
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.typing import NDArray
 
 from pipeline import cards, games
 from pipeline.errors import InputError
@@ -53,7 +54,7 @@ CATEGORIES = tuple(Category)
 
 
 @cache
-def _tables() -> tuple[np.ndarray, np.ndarray]:
+def _tables() -> tuple[NDArray[np.int16], NDArray[np.int8]]:
     hands = cards.all_multisets(HAND_SIZE)
     largest, distinct, ordered = cards.five_card_groups(hands)
     # (largest group, distinct ranks) names the category; five alike is -1.
@@ -72,7 +73,7 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
     return keys, category_of_key
 
 
-def key_table() -> np.ndarray:
+def key_table() -> NDArray[np.int16]:
     """Key of every five-rank multiset, indexed by ``cards.multiset_index``.
 
     Returns
@@ -118,13 +119,14 @@ def hand_keys(ranks: np.ndarray) -> np.ndarray:
     return keys
 
 
-def key_categories(keys: np.ndarray) -> np.ndarray:
+def key_categories(keys: NDArray[np.integer]) -> NDArray[np.int8]:
     """Category code (index into ``CATEGORIES``) of each key.
 
     >>> [CATEGORIES[c] for c in key_categories(np.array([1, 6175]))]
     [<Category.HIGH_CARD: 'High card'>, <Category.FOUR_OF_A_KIND: 'Four of a kind'>]
     """
-    return _tables()[1][keys]
+    categories: NDArray[np.int8] = _tables()[1][keys]
+    return categories
 
 
 def parse_hands(strings: pa.Array | pa.ChunkedArray, *, label: str) -> tuple[np.ndarray, np.ndarray]:

@@ -39,13 +39,15 @@ back to its owner.  ``received = finishing - starting + contributed`` (or
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeAlias
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.typing import NDArray
 
 from pipeline import cards, holdem
 from pipeline.errors import InputError
@@ -153,7 +155,7 @@ def _read_text(source: Source) -> bytes:
     """The bytes of a source, checked to be UTF-8 text, with line ends \\n."""
     try:
         with pa.input_stream(str(source.path), compression=source.compression) as stream:
-            blob = stream.read()
+            blob: bytes = stream.read()
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"{source.path}: cannot read ({error})") from None
     try:
@@ -162,6 +164,10 @@ def _read_text(source: Source) -> bytes:
         line = blob.count(b"\n", 0, error.start) + 1
         raise InputError(f"{source.path}: line {line}: bytes that are not UTF-8 text") from None
     return blob.replace(b"\r\n", b"\n") if b"\r" in blob else blob
+
+
+#: A list of numbers per hand, flat: (values, float64; lengths, int64, -1 where the field is absent).
+_NumberLists: TypeAlias = tuple[np.ndarray, np.ndarray]
 
 
 @dataclass
@@ -174,16 +180,16 @@ class _Hands:
     rejected (None when it is not).
     """
 
-    ordinal: np.ndarray
-    line: np.ndarray
-    key: list
-    variant: list
-    players: list
-    numbers: dict
+    ordinal: NDArray[np.int64]
+    line: NDArray[np.int64]
+    key: list[str | None]
+    variant: list[str | None]
+    players: list[str | None]
+    numbers: dict[str, _NumberLists]
     actions: pa.Array
-    action_counts: np.ndarray
-    problem: np.ndarray
-    excerpt: list
+    action_counts: NDArray[np.int64]
+    problem: NDArray[np.object_]
+    excerpt: list[str | None]
 
 
 def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: int, first_line: int,
@@ -258,7 +264,7 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
     quoted = pc.match_substring_regex(variant_text, r"""^(?:'[^']*'|"[^"\\]*")$""")
     slow[present[~quoted.to_numpy(zero_copy_only=False)]] = True
 
-    header_keys = None
+    header_keys: list[str | None] = []
     if multi:
         found = pc.extract_regex(lines.take(pa.array(starts)), _HEADER)
         plain = found.is_valid().to_numpy(zero_copy_only=False)
@@ -272,7 +278,7 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
     got = {name: values.take(take[name]) for name in where if (where[name][fast] >= 0).all()}
     optional = {name: _optional(values, where[name][fast])
                 for name in ("blinds_or_straddles", "players", "hand", "finishing_stacks", "winnings")}
-    numbers = {}
+    numbers: dict[str, _NumberLists] = {}
     for name in _NUMBER_FIELDS:
         source = got.get(name) if name in got else optional.get(name)
         numbers[name] = _number_lists(source)
@@ -303,9 +309,10 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
     return _concat(fast_hands, _from_records(records, ordinal + slow_rows, first_line + starts[slow_rows]))
 
 
-def _mask(flags: pa.Array | pa.ChunkedArray) -> np.ndarray:
+def _mask(flags: pa.Array | pa.ChunkedArray) -> NDArray[np.bool_]:
     """A boolean pyarrow array as numpy, null read as False."""
-    return pc.fill_null(flags, False).to_numpy(zero_copy_only=False).astype(bool)
+    mask: NDArray[np.bool_] = pc.fill_null(flags, False).to_numpy(zero_copy_only=False).astype(bool)
+    return mask
 
 
 def _optional(values: pa.Array, at: np.ndarray) -> pa.Array:
@@ -334,7 +341,7 @@ def _string_lists(lists: pa.Array, *, canonical: bool = False) -> tuple[pa.Array
     return pc.list_flatten(parts), counts
 
 
-def _number_lists(lists: pa.Array | None) -> tuple[np.ndarray, np.ndarray]:
+def _number_lists(lists: pa.Array | None) -> _NumberLists:
     """Flat float64 values and per-hand lengths (-1 where the field is missing)."""
     if lists is None:
         return np.zeros(0), np.zeros(0, dtype=np.int64)
@@ -351,7 +358,7 @@ def _number_lists(lists: pa.Array | None) -> tuple[np.ndarray, np.ndarray]:
     return numbers, counts
 
 
-def _slow_hand(text: str, multi: bool) -> dict:
+def _slow_hand(text: str, multi: bool) -> dict[str, Any]:
     """One hand read by tomllib: its fields, or ``problem`` saying why it is rejected."""
     try:
         document = tomllib.loads(text)
@@ -364,7 +371,7 @@ def _slow_hand(text: str, multi: bool) -> dict:
         if len(document) != 1 or len(tables) != 1:
             return {"problem": "expected one table [N] per hand"}
         key, document = tables[0]
-    record: dict = {"key": key if multi else _text(document.get("hand")), "numbers": {}}
+    record: dict[str, Any] = {"key": key if multi else _text(document.get("hand")), "numbers": {}}
     variant = document.get("variant")
     if isinstance(variant, str) and variant not in VARIANTS:
         return {**record, "variant": variant}  # rejected by the replay, with the others
@@ -395,12 +402,12 @@ def _slow_hand(text: str, multi: bool) -> dict:
     return record
 
 
-def _text(value) -> str | None:
+def _text(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def _from_records(records: list[dict], ordinal: np.ndarray, line: np.ndarray) -> _Hands:
-    numbers = {}
+def _from_records(records: list[dict[str, Any]], ordinal: np.ndarray, line: np.ndarray) -> _Hands:
+    numbers: dict[str, _NumberLists] = {}
     for name in _NUMBER_FIELDS:
         lists = [r.get("numbers", {}).get(name) for r in records]
         flat = [x for values in lists if values is not None for x in values]
@@ -447,7 +454,8 @@ def _replay(raw: _Hands, path: str) -> Batch:
     problem = raw.problem.copy()
     excerpt = list(raw.excerpt)
 
-    def reject(rows: np.ndarray, reason, text=None) -> None:
+    def reject(rows: NDArray[np.intp], reason: str | Callable[[int, np.intp], str],
+               text: str | Callable[[int, np.intp], str] | None = None) -> None:
         for position, row in enumerate(rows):
             if problem[row] is None:
                 problem[row] = reason(position, row) if callable(reason) else reason
@@ -461,9 +469,11 @@ def _replay(raw: _Hands, path: str) -> Batch:
            lambda _, row: f"{players[row]} starting stacks: expected 2 to {_SEATS} players")
     for name in ("antes", "blinds_or_straddles", "finishing_stacks", "winnings"):
         lengths = raw.numbers[name][1]
-        reject(np.flatnonzero((lengths >= 0) & (lengths != players)),
-               lambda _, row, name=name, lengths=lengths:
-               f"{name} has {lengths[row]} values for {players[row]} players")
+
+        def miscount(_: int, row: np.intp, name: str = name, lengths: np.ndarray = lengths) -> str:
+            return f"{name} has {lengths[row]} values for {players[row]} players"
+
+        reject(np.flatnonzero((lengths >= 0) & (lengths != players)), miscount)
     stack = _padded(*raw.numbers["starting_stacks"])
     ante = _padded(*raw.numbers["antes"])
     blind = _padded(*raw.numbers["blinds_or_straddles"])
@@ -476,9 +486,10 @@ def _replay(raw: _Hands, path: str) -> Batch:
     understood, actor, verb, target, arg_start, arg_length, amount, data = _split_actions(texts)
 
     def action_text(rows: np.ndarray) -> list[str]:
-        return texts.take(pa.array(rows)).to_pylist()
+        listed: list[str] = texts.take(pa.array(rows)).to_pylist()
+        return listed
 
-    def reject_actions(bad: np.ndarray, why) -> None:
+    def reject_actions(bad: np.ndarray, why: Callable[[np.intp], str]) -> None:
         bad = np.flatnonzero(bad)
         if not len(bad):
             return
@@ -528,7 +539,7 @@ def _replay(raw: _Hands, path: str) -> Batch:
         words = {int(owner[i]): data[begin[i]:begin[i] + 2].tobytes().decode("utf-8", "replace")
                  for i in np.flatnonzero(bad_card)[::-1]}
         reject_actions(np.isin(np.arange(len(verb)), owner[bad_card]),
-                       lambda a: f"unknown card {shown(words[a])} (ranks {cards.RANKS}, suits "
+                       lambda a: f"unknown card {shown(words[int(a)])} (ranks {cards.RANKS}, suits "
                                  f"{cards.SUITS}, ?? unknown)")
 
     # Board: the cards of d db in order.
@@ -550,8 +561,8 @@ def _replay(raw: _Hands, path: str) -> Batch:
         mine = verb[owner] == which
         acts = owner[mine][::2]
         grid[hand_of[acts], np.minimum(seat[acts], _SEATS) - 1] = code[mine].reshape(-1, 2)
-    dealt_known = (holes < _UNKNOWN_CARD).all(axis=2)
-    shown_known = (shown_cards < _UNKNOWN_CARD).all(axis=2)
+    dealt_known: NDArray[np.bool_] = np.all(holes < _UNKNOWN_CARD, axis=2)
+    shown_known: NDArray[np.bool_] = np.all(shown_cards < _UNKNOWN_CARD, axis=2)
     differ = dealt_known & shown_known & (np.sort(holes, axis=2) != np.sort(shown_cards, axis=2)).any(axis=2)
     rows, seats = np.nonzero(differ)
     reject(rows, lambda i, row: f"p{seats[i] + 1} shows {_cards_of(shown_cards[row, seats[i]])}, dealt "
@@ -800,7 +811,7 @@ def _card_text(codes: np.ndarray, present: np.ndarray | None = None) -> pa.Array
 
 
 def _table(board: np.ndarray, holes: np.ndarray, live: np.ndarray, expected: np.ndarray, path: str,
-           keys: list, players: list, variant: np.ndarray) -> pa.Table:
+           keys: list[str | None], players: list[str | None], variant: np.ndarray) -> pa.Table:
     n = len(board)
     columns = {"board": _card_text(np.minimum(board, 51))}
     for seat, name in enumerate(holdem.SEATS):

@@ -43,9 +43,11 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from pipeline import cards, games, holdem, writers
 from pipeline.errors import InputError, UsageError
@@ -71,7 +73,7 @@ def _binomials(n: int, top: int) -> np.ndarray:
     return np.array([math.comb(n, j) for j in range(top + 1)], dtype=np.int64)
 
 
-def rank_counts(ranks: np.ndarray) -> np.ndarray:
+def rank_counts(ranks: np.ndarray) -> NDArray[np.int64]:
     """Count how often each rank occurs in each row.
 
     Parameters
@@ -90,10 +92,11 @@ def rank_counts(ranks: np.ndarray) -> np.ndarray:
     [[3, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]]
     """
     ranks = np.asarray(ranks)
-    return (ranks[:, :, None] == np.arange(len(cards.RANKS))).sum(axis=1, dtype=np.int64)
+    counts: NDArray[np.int64] = (ranks[:, :, None] == np.arange(len(cards.RANKS))).sum(axis=1, dtype=np.int64)
+    return counts
 
 
-def has_straight(masks: np.ndarray) -> np.ndarray:
+def has_straight(masks: np.ndarray) -> NDArray[np.bool_]:
     """Whether each 13-bit rank mask holds five consecutive ranks.
 
     Parameters
@@ -114,7 +117,8 @@ def has_straight(masks: np.ndarray) -> np.ndarray:
     [True, True, False]
     """
     masks = np.asarray(masks, dtype=np.int64)
-    return ((masks[:, None] & _STRAIGHT_MASKS) == _STRAIGHT_MASKS).any(axis=1)
+    straight: NDArray[np.bool_] = ((masks[:, None] & _STRAIGHT_MASKS) == _STRAIGHT_MASKS).any(axis=1)
+    return straight
 
 
 def suitless_categories(counts: np.ndarray, *, straights: bool) -> np.ndarray:
@@ -198,7 +202,7 @@ def _flush_hands(ranks: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.
 
 
 @cache
-def _suitless(k: int, straights: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _suitless(k: int, straights: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every k-rank multiset's (ranks, rank counts, suited hands, hold'em code without suits)."""
     ranks = cards.all_multisets(k)
     counts = rank_counts(ranks)
@@ -470,7 +474,7 @@ def goodness_of_fit(observed: Mapping[str, int], expected_shares: Mapping[str, f
     return FitResult(table, float(result.statistic), dof, float(result.pvalue), bins)
 
 
-def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike) -> None:
+def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike[str]) -> None:
     """Draw observed against exact shares, one panel per fit, to a PNG file.
 
     Parameters
@@ -517,7 +521,25 @@ def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike) -> None:
         figure.savefig(temporary, format="png", dpi=100)
 
 
-def run_report(results: str | os.PathLike) -> dict[str, dict]:
+@dataclass(frozen=True, eq=False)
+class ReportPart:
+    """One part of :func:`run_report`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per category: a fit's table (see :class:`FitResult`), or the
+        columns ``category``, ``count``, ``share``, ``wins`` and ``ties`` of
+        ``categories.csv``.
+    fit : FitResult or None
+        The test against exact shares, for the part that has one.
+    """
+
+    table: pd.DataFrame
+    fit: FitResult | None = None
+
+
+def run_report(results: str | os.PathLike[str]) -> dict[str, ReportPart]:
     """Observed category frequencies of a run, beside the exact ones.
 
     Parameters
@@ -528,7 +550,7 @@ def run_report(results: str | os.PathLike) -> dict[str, dict]:
 
     Returns
     -------
-    dict of title -> {"table": DataFrame, "fit": FitResult or None}
+    dict of str to ReportPart
         The first seat's hand of every deal, tested against the exact shares
         (seven-card hold'em, or five cards from a 52-card deck for Larvis):
         one hand per deal, since the hands of a deal are not independent.
@@ -552,23 +574,22 @@ def run_report(results: str | os.PathLike) -> dict[str, dict]:
     except UsageError:
         raise InputError(f"{summary_path}: unknown game {game!r}") from None
     table = _read_categories(categories_path)
-    report: dict[str, dict] = {}
+    report: dict[str, ReportPart] = {}
     # Hands of one deal share the board (hold'em) or the deck, so only one
     # hand per deal, the first seat's, makes independent draws for the test.
     tested = table[(table["players"] == "all") & (table["scope"] == "first_seat")]
     observed = dict(zip(tested["category"], tested["count"].astype(int)))
     if sum(observed.values()):
         fit = goodness_of_fit(observed, exact_shares(game, cards=cards))
-        report[f"{game}: first seat's hand ({cards} cards) against exact shares"] = {"table": fit.table,
-                                                                                   "fit": fit}
+        report[f"{game}: first seat's hand ({cards} cards) against exact shares"] = ReportPart(fit.table, fit)
     every_hand = table[table["scope"] == "hand"]
     for players, rows in every_hand.groupby("players", sort=False):
         shown = rows[["category", "count", "share", "wins", "ties"]].reset_index(drop=True)
-        report[f"{game}: every hand, players = {players}"] = {"table": shown, "fit": None}
+        report[f"{game}: every hand, players = {players}"] = ReportPart(shown)
     winning = table[table["scope"] == "winning"]
     for players, rows in winning.groupby("players", sort=False):
         shown = rows[["category", "count", "share", "wins", "ties"]].reset_index(drop=True)
-        report[f"{game}: winning hands, players = {players}"] = {"table": shown, "fit": None}
+        report[f"{game}: winning hands, players = {players}"] = ReportPart(shown)
     return report
 
 
@@ -598,10 +619,10 @@ def shown_error(error: Exception) -> str:
     return text[:200]
 
 
-def report_json(part: dict) -> dict:
+def report_json(part: ReportPart) -> dict[str, Any]:
     """One part of :func:`run_report` as plain JSON-ready values."""
-    fit = part["fit"]
-    document = {"table": part["table"].to_dict(orient="records")}
+    fit = part.fit
+    document: dict[str, Any] = {"table": part.table.to_dict(orient="records")}
     if fit is not None:
         document.update(chi2=fit.chi2, dof=fit.dof, p_value=fit.p_value if fit.testable else None,
                         bins=[list(b) for b in fit.bins])

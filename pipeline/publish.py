@@ -40,6 +40,7 @@ import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from types import TracebackType
 
 from pipeline.errors import OutputError, UsageError, os_reason
 
@@ -142,7 +143,7 @@ class OutputSet:
         read-only or full file system), with the path and the reason.
     """
 
-    def __init__(self, outdir: str | os.PathLike) -> None:
+    def __init__(self, outdir: str | os.PathLike[str]) -> None:
         self.outdir = Path(outdir)
         self.path = self.outdir  # set to the staging folder on entry
         self._lock: int | None = None
@@ -201,7 +202,8 @@ class OutputSet:
                 os.close(fd)
             return
 
-    def __exit__(self, kind, value, traceback) -> None:
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         if kind is not None:
             self._discard()
             return
@@ -245,7 +247,7 @@ class OutputSet:
 
 
 @contextlib.contextmanager
-def output_set(outdir: str | os.PathLike) -> Iterator[Path]:
+def output_set(outdir: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a staging folder published as ``outdir`` when the block succeeds.
 
     See :class:`OutputSet`.

@@ -98,7 +98,7 @@ class Totals:
 
     @classmethod
     def empty(cls, game: str) -> Totals:
-        return cls(Tally(games.get(game).categories))
+        return cls(Tally.zeros(games.get(game).categories))
 
     @property
     def rejected(self) -> int:

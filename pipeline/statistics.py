@@ -21,20 +21,23 @@ Tables written by a run (``categories.csv`` and ``ties.csv``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 import pyarrow as pa
+from numpy.typing import NDArray
 
 MAX_SEATS = 10
-# Count arrays of a Tally, by [players, category] and by players.
-_BY_CATEGORY = ("hands", "first_seat", "wins", "ties", "winning")
-_BY_PLAYERS = ("deals", "tied_deals")
+Counts: TypeAlias = NDArray[np.int64]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Tally:
     """Counts of one run or part of a run.
+
+    A tally is a value: :meth:`zeros` makes the empty one, :meth:`of_deals`
+    counts a batch, and ``+`` merges two into a new tally.
 
     Attributes
     ----------
@@ -46,36 +49,50 @@ class Tally:
         win, and deals won by that category.
     deals, tied_deals : ndarray of shape (11,), int64
         Deals, and deals with more than one winner, by number of players.
+
+    Examples
+    --------
+    >>> empty = Tally.zeros(("Low", "High"))
+    >>> empty.hands.shape, empty.deals.shape
+    ((11, 2), (11,))
+    >>> counted = Tally.of_deals(("Low", "High"), np.array([[1, 0], [0, -1]]),
+    ...                          np.array([[True, True], [False, False]]))
+    >>> merged = counted + counted
+    >>> int(merged.deals[2]), int(merged.deals[1]), int(merged.wins[2, 1])
+    (2, 2, 2)
     """
 
     categories: tuple[str, ...]
-    hands: np.ndarray = field(default=None)
-    first_seat: np.ndarray = field(default=None)
-    wins: np.ndarray = field(default=None)
-    ties: np.ndarray = field(default=None)
-    winning: np.ndarray = field(default=None)
-    deals: np.ndarray = field(default=None)
-    tied_deals: np.ndarray = field(default=None)
-
-    def __post_init__(self) -> None:
-        shape = (MAX_SEATS + 1, len(self.categories))
-        for name in _BY_CATEGORY:
-            if getattr(self, name) is None:
-                setattr(self, name, np.zeros(shape, dtype=np.int64))
-        for name in _BY_PLAYERS:
-            if getattr(self, name) is None:
-                setattr(self, name, np.zeros(MAX_SEATS + 1, dtype=np.int64))
-
-    def __iadd__(self, other: Tally) -> Tally:
-        if other.categories != self.categories:
-            raise ValueError("cannot merge tallies of different games")
-        for name in _BY_CATEGORY + _BY_PLAYERS:
-            getattr(self, name).__iadd__(getattr(other, name))
-        return self
+    hands: Counts
+    first_seat: Counts
+    wins: Counts
+    ties: Counts
+    winning: Counts
+    deals: Counts
+    tied_deals: Counts
 
     @classmethod
-    def of_deals(cls, categories: tuple[str, ...], hand_categories: np.ndarray,
-                 winning_seats: np.ndarray, *, winning_category: np.ndarray | None = None) -> Tally:
+    def zeros(cls, categories: tuple[str, ...]) -> Tally:
+        """The empty tally of a game with these categories: every count 0."""
+        by_category, by_players = (MAX_SEATS + 1, len(categories)), MAX_SEATS + 1
+        return cls(categories, hands=np.zeros(by_category, np.int64),
+                   first_seat=np.zeros(by_category, np.int64), wins=np.zeros(by_category, np.int64),
+                   ties=np.zeros(by_category, np.int64), winning=np.zeros(by_category, np.int64),
+                   deals=np.zeros(by_players, np.int64), tied_deals=np.zeros(by_players, np.int64))
+
+    def __add__(self, other: Tally) -> Tally:
+        """The merged tally: every count summed; ``a += b`` rebinds ``a`` to it."""
+        if other.categories != self.categories:
+            raise ValueError("cannot merge tallies of different games")
+        return Tally(self.categories, hands=self.hands + other.hands,
+                     first_seat=self.first_seat + other.first_seat, wins=self.wins + other.wins,
+                     ties=self.ties + other.ties, winning=self.winning + other.winning,
+                     deals=self.deals + other.deals, tied_deals=self.tied_deals + other.tied_deals)
+
+    @classmethod
+    def of_deals(cls, categories: tuple[str, ...], hand_categories: NDArray[np.integer],
+                 winning_seats: NDArray[np.bool_], *,
+                 winning_category: NDArray[np.integer] | None = None) -> Tally:
         """Count one batch of scored deals.
 
         Parameters
@@ -90,7 +107,6 @@ class Tally:
         winning_category : ndarray of shape (n,), integer, optional
             Category of each deal's best hand, when the caller has it.
         """
-        tally = cls(categories)
         size = len(categories)
         cells = (MAX_SEATS + 1) * size
         hand_categories = np.asarray(hand_categories)
@@ -109,35 +125,39 @@ class Tally:
         outcome = (winning_seats * (1 + tied)).astype(np.int16) * cells
         codes = np.where(seated, base + hand_categories + outcome, 3 * cells)
         counted = np.bincount(codes.ravel(), minlength=3 * cells + 1)[:3 * cells].reshape(3, cells)
-        tally.hands = counted.sum(axis=0).reshape(MAX_SEATS + 1, size)
-        tally.wins = counted[1].reshape(MAX_SEATS + 1, size)
-        tally.ties = counted[2].reshape(MAX_SEATS + 1, size)
         first = np.full(n, -1, dtype=np.int16)
         for seat in reversed(range(seats)):
             first = np.where(seated[seat], hand_categories[seat], first)
         has_first = first >= 0
-        tally.first_seat = np.bincount(base[has_first] + first[has_first],
-                                       minlength=cells).reshape(MAX_SEATS + 1, size)
         if winning_category is None:
             winning_category = np.full(n, -1, dtype=np.int16)
             for seat in reversed(range(seats)):
                 winning_category = np.where(winning_seats[seat], hand_categories[seat], winning_category)
         has_winner = winner_count > 0
-        tally.winning = np.bincount(base[has_winner] + np.asarray(winning_category)[has_winner],
-                                    minlength=cells).reshape(MAX_SEATS + 1, size)
-        tally.deals = np.bincount(players, minlength=MAX_SEATS + 1)
-        tally.tied_deals = np.bincount(players[tied], minlength=MAX_SEATS + 1)
-        return tally
+        return cls(
+            categories,
+            hands=counted.sum(axis=0).reshape(MAX_SEATS + 1, size),
+            first_seat=np.bincount(base[has_first] + first[has_first],
+                                   minlength=cells).reshape(MAX_SEATS + 1, size),
+            wins=counted[1].reshape(MAX_SEATS + 1, size),
+            ties=counted[2].reshape(MAX_SEATS + 1, size),
+            winning=np.bincount(base[has_winner] + np.asarray(winning_category)[has_winner],
+                                minlength=cells).reshape(MAX_SEATS + 1, size),
+            deals=np.bincount(players, minlength=MAX_SEATS + 1),
+            tied_deals=np.bincount(players[tied], minlength=MAX_SEATS + 1),
+        )
 
     def category_table(self) -> pa.Table:
         """The ``categories`` table: one row per players, scope and category."""
-        records = []
+        records: list[dict[str, str | int | float | None]] = []
         for label, players in self._player_groups():
             for scope, counts in (("hand", self.hands), ("first_seat", self.first_seat),
                                   ("winning", self.winning)):
                 total = int(counts[players].sum())
                 for index, name in enumerate(self.categories):
                     count = int(counts[players, index].sum())
+                    wins: int | None
+                    ties: int | None
                     if scope == "winning":
                         # A hand that won alone is exactly one deal won alone.
                         wins = int(self.wins[players, index].sum())
@@ -154,7 +174,7 @@ class Tally:
 
     def tie_table(self) -> pa.Table:
         """The ``ties`` table: deals, split pots and tie rate by number of players."""
-        records = []
+        records: list[dict[str, str | int | float]] = []
         for label, players in self._player_groups():
             deals = int(self.deals[players].sum())
             tied = int(self.tied_deals[players].sum())

@@ -35,6 +35,7 @@ def offsets_and_data(
     """The offsets, data bytes and validity (None: no nulls) of a string array, zero-copy."""
     if isinstance(strings, pa.ChunkedArray):
         strings = strings.combine_chunks()
+    offset_type: type[np.int32] | type[np.int64]
     if pa.types.is_string(strings.type) or pa.types.is_binary(strings.type):
         offset_type = np.int32
     elif pa.types.is_large_string(strings.type) or pa.types.is_large_binary(strings.type):

@@ -22,7 +22,7 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -82,7 +82,8 @@ def run_ordered(items: Iterable[Item], score: Callable[[Item], Result], write: C
             while writing:
                 writing.popleft().result()
         except BaseException:
-            for future in (*scoring, *writing):
+            pending: list[Future[Any]] = [*scoring, *writing]
+            for future in pending:
                 future.cancel()
             raise
 

@@ -16,6 +16,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import pyarrow as pa
@@ -29,7 +30,7 @@ FORMATS = ("csv", "parquet")
 
 
 @contextlib.contextmanager
-def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it to ``path`` on success.
 
     On an exception the temporary file is removed and ``path`` is untouched.
@@ -64,13 +65,13 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
         os.close(handle)
 
 
-def write_json(path: str | os.PathLike, document: dict[str, Any]) -> None:
+def write_json(path: str | os.PathLike[str], document: dict[str, Any]) -> None:
     """Write a JSON document atomically, indented for people to read."""
     with atomic_path(path) as temporary:
         temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
 
 
-def write_table(path: str | os.PathLike, table: pa.Table) -> None:
+def write_table(path: str | os.PathLike[str], table: pa.Table) -> None:
     """Write a whole table atomically, as CSV or Parquet by the file's extension."""
     with TableWriter(path, schema=table.schema) as writer:
         writer.write(table)
@@ -110,7 +111,7 @@ class TableWriter:
     the file appears only if the block ends without an exception.
     """
 
-    def __init__(self, path: str | os.PathLike, *, schema: pa.Schema | None = None,
+    def __init__(self, path: str | os.PathLike[str], *, schema: pa.Schema | None = None,
                  quote_strings: bool = False) -> None:
         self.path = Path(path)
         self.format = self.path.suffix.lstrip(".")
@@ -131,23 +132,23 @@ class TableWriter:
         """Append rows; their schema must match the first batch written."""
         if self._writer is None:
             self.schema = table.schema
-            self._open()
+            self._writer = self._open()
         if isinstance(table, pa.RecordBatch):
             table = pa.Table.from_batches([table])
         self._writer.write_table(table.cast(self.schema))
         self.rows += table.num_rows
 
-    def _open(self) -> None:
+    def _open(self) -> pq.ParquetWriter | pacsv.CSVWriter:
         if self.format == "parquet":
-            self._writer = pq.ParquetWriter(self._temporary, self.schema, **parquet_options(self.schema))
-        else:
-            options = csv_write_options(quote_strings=self.quoting == "needed")
-            self._writer = pacsv.CSVWriter(self._temporary, self.schema, write_options=options)
+            return pq.ParquetWriter(self._temporary, self.schema, **parquet_options(self.schema))
+        options = csv_write_options(quote_strings=self.quoting == "needed")
+        return pacsv.CSVWriter(self._temporary, self.schema, write_options=options)
 
-    def __exit__(self, kind, value, traceback) -> None:
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         try:
             if kind is None and self._writer is None and self.schema is not None:
-                self._open()
+                self._writer = self._open()
             if self._writer is not None:
                 self._writer.close()
         except BaseException as error:
