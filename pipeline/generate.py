@@ -55,7 +55,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from pipeline import cards, games
+from pipeline import cards, games, readers
 from pipeline.errors import UsageError
 from pipeline.writers import TableWriter, atomic_path, csv_write_options
 
@@ -65,9 +65,10 @@ DECK_SIZE = len(cards.RANKS) * len(cards.SUITS)
 BLOCK_ROWS = 1 << 16
 
 #: Compressed CSV extensions and their pyarrow codec names.
-CSV_CODECS = {".csv.gz": "gzip", ".csv.bz2": "bz2", ".csv.zst": "zstd"}
-CONTEST_EXTENSIONS = (".in", ".txt")
-EXTENSIONS = (".csv", *CSV_CODECS, ".parquet", *CONTEST_EXTENSIONS)
+CSV_SUFFIX = readers.CSV_SUFFIXES[0]
+CSV_CODECS = {f"{CSV_SUFFIX}{suffix}": codec for suffix, codec in readers.COMPRESSIONS.items()}
+CONTEST_EXTENSIONS = readers.CONTEST_SUFFIXES
+EXTENSIONS = (CSV_SUFFIX, *CSV_CODECS, readers.PARQUET_SUFFIXES[0], *CONTEST_EXTENSIONS)
 
 # A StringArray addresses its bytes with int32 offsets; a batch must fit.
 _MAX_COLUMN_BYTES = 2**31 - 1

@@ -41,12 +41,12 @@ from numpy.typing import NDArray
 
 from pipeline import cards, games
 from pipeline.errors import InputError, UsageError
-from pipeline.statistics import Tally
+from pipeline.statistics import MAX_SEATS, Tally
 from pipeline.text import shown, text_lengths, text_matrix
 
 BEST_OF = 5
 HAND_SIZES = (5, 6, 7)
-MAX_PLAYERS = 10
+MAX_PLAYERS = MAX_SEATS  # the statement's limit, 1 to 10; the statistics tables are sized by it
 
 
 class Category(StrEnum):
@@ -68,6 +68,10 @@ class Category(StrEnum):
 
 CATEGORIES = tuple(Category)
 WHEEL = (0, 1, 2, 3, 12)  # A 2 3 4 5: the ace plays low, the five is the top card
+#: The ten straights as 13-bit rank masks (bit r for rank r), weakest first:
+#: the wheel, then 2..6 up to T..A.
+STRAIGHT_WINDOWS = (sum(1 << r for r in WHEEL),) + tuple(0b11111 << low
+                                                         for low in range(len(cards.RANKS) - 4))
 
 
 @cache
@@ -140,8 +144,7 @@ def flush_table() -> np.ndarray:
     # Without a straight the flush is the top five ranks: drop the lowest.
     for _ in range(len(cards.RANKS) - BEST_OF):
         best = np.where(np.bitwise_count(best) > BEST_OF, best & (best - 1), best)
-    windows = [sum(1 << r for r in WHEEL)] + [0b11111 << low for low in range(len(cards.RANKS) - 4)]
-    for window in windows:  # weakest straight first, so the strongest wins
+    for window in STRAIGHT_WINDOWS:  # weakest straight first, so the strongest wins
         best = np.where((masks & window) == window, window, best)
     chosen = (best[:, None] >> np.arange(len(cards.RANKS))) & 1
     ranks = np.argsort(-chosen, axis=1, kind="stable")[:, :BEST_OF]

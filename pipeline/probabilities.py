@@ -59,11 +59,7 @@ MIN_EXPECTED = 5.0
 
 _H = holdem.Category
 
-# Straight windows as 13-bit rank masks: the wheel (A 2 3 4 5), then 2..6 up
-# to T..A.
-_STRAIGHT_MASKS = np.array(
-    [sum(1 << r for r in holdem.WHEEL)] + [0b11111 << low for low in range(len(cards.RANKS) - 4)],
-    dtype=np.int64)
+_STRAIGHT_MASKS = np.array(holdem.STRAIGHT_WINDOWS, dtype=np.int64)
 _RANK_BITS = (1 << np.arange(len(cards.RANKS))).astype(np.int64)
 
 

@@ -28,6 +28,8 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
+#: The most players a row of any game seats (hold'em's ten, ``holdem.MAX_PLAYERS``): the
+#: bound of every table here.
 MAX_SEATS = 10
 Counts: TypeAlias = NDArray[np.int64]
 
