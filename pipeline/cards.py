@@ -289,6 +289,110 @@ def five_card_groups(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     return largest, distinct, ordered
 
 
+#: A 2 3 4 5: the ace plays low, the five is the top card.
+WHEEL = (0, 1, 2, 3, 12)
+#: The ten runs of five ranks as 13-bit masks (bit r for rank r), weakest
+#: first: the wheel, then 2..6 up to T..A.
+STRAIGHT_WINDOWS = (sum(1 << r for r in WHEEL),) + tuple(0b11111 << low for low in range(len(RANKS) - 4))
+RANK_BITS = (1 << np.arange(len(RANKS))).astype(np.int64)
+#: What the ranks of a hand make, suits aside, weakest first: the one
+#: classification both games name their categories from (a flush is a
+#: matter of suits, so hold'em adds it; Larvis has no straights).
+SHAPES = ("no pair", "pair", "two pairs", "three of a kind", "straight", "full house", "four of a kind")
+NO_PAIR, PAIR, TWO_PAIRS, THREE, STRAIGHT, FULL_HOUSE, FOUR = range(len(SHAPES))
+
+
+def rank_counts(ranks: ArrayLike) -> NDArray[np.int64]:
+    """Count how often each rank occurs in each row.
+
+    Parameters
+    ----------
+    ranks : array_like of shape (n, k)
+        Rank indices 0..12, any integer dtype, any order within a row.
+
+    Returns
+    -------
+    counts : ndarray of shape (n, 13), dtype int64
+        ``counts[i, r]`` is the number of cards of rank r in row i.
+
+    Examples
+    --------
+    >>> rank_counts(np.array([[0, 0, 12, 5, 0]])).tolist()
+    [[3, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]]
+    """
+    values = np.asarray(ranks)
+    counts: NDArray[np.int64] = (values[:, :, None] == np.arange(len(RANKS))).sum(axis=1, dtype=np.int64)
+    return counts
+
+
+def has_straight(masks: ArrayLike) -> NDArray[np.bool_]:
+    """Whether each 13-bit rank mask holds five consecutive ranks.
+
+    Parameters
+    ----------
+    masks : array_like of shape (n,)
+        Integer masks, bit r set when rank r (0 = '2' ... 12 = 'A') is held.
+
+    Returns
+    -------
+    straight : ndarray of shape (n,), dtype bool
+
+    Examples
+    --------
+    >>> wheel = 0b1000000001111          # A 2 3 4 5: the ace plays low
+    >>> broadway = 0b1111100000000       # T J Q K A
+    >>> around = 0b0000000000111 | 1 << 11 | 1 << 12   # K A 2 3 4 does not wrap
+    >>> has_straight(np.array([wheel, broadway, around])).tolist()
+    [True, True, False]
+    """
+    values = np.asarray(masks, dtype=np.int64)
+    windows = np.array(STRAIGHT_WINDOWS, dtype=np.int64)
+    straight: NDArray[np.bool_] = ((values[:, None] & windows) == windows).any(axis=1)
+    return straight
+
+
+def rank_shapes(counts: ArrayLike, *, straights: bool) -> NDArray[np.int8]:
+    """The best shape (an index into :data:`SHAPES`) that five of each row's ranks make.
+
+    Parameters
+    ----------
+    counts : array_like of shape (n, 13)
+        Rank counts of hands of five or more cards, as from :func:`rank_counts`.
+    straights : bool
+        Whether five consecutive ranks make a straight.
+
+    Returns
+    -------
+    shapes : ndarray of shape (n,), dtype int8
+        -1 where a rank occurs more than four times (no such hand).
+
+    Examples
+    --------
+    >>> def shape(ranks, straights=True):
+    ...     return SHAPES[rank_shapes(rank_counts(np.array([ranks])), straights=straights)[0]]
+    >>> shape([0, 0, 0, 1, 1, 1, 5])      # two triples among seven: a full house
+    'full house'
+    >>> shape([0, 0, 1, 1, 2, 2, 5])      # three pairs: the best two count
+    'two pairs'
+    >>> shape([12, 0, 1, 2, 3]), shape([12, 0, 1, 2, 3], straights=False)
+    ('straight', 'no pair')
+    """
+    values = np.asarray(counts, dtype=np.int64)
+    ordered = np.sort(values, axis=1)
+    largest, second = ordered[:, -1], ordered[:, -2]
+    if straights:
+        straight = has_straight((values > 0).astype(np.int64) @ RANK_BITS)
+    else:
+        straight = np.zeros(len(values), dtype=bool)
+    # Strongest first: np.select takes the first condition that holds, and a
+    # hand that is, say, both trips and a straight is a straight.
+    conditions = [largest > 4, largest == 4, (largest >= 3) & (second >= 2), straight,
+                  largest == 3, (largest == 2) & (second == 2), largest == 2]
+    shapes: NDArray[np.int8] = np.select(conditions, [-1, FOUR, FULL_HOUSE, STRAIGHT, THREE, TWO_PAIRS, PAIR],
+                                         default=NO_PAIR).astype(np.int8)
+    return shapes
+
+
 def digits_value(ordered: np.ndarray) -> np.ndarray:
     """Read rows of ranks as base-13 numbers, most significant first.
 

@@ -92,7 +92,7 @@ def holdem_patterns() -> np.ndarray:
     hands = cards.all_multisets(holdem.BEST_OF)
     _, _, ordered = cards.five_card_groups(hands)
     ordered = ordered.copy()
-    wheel = (hands == np.array(holdem.WHEEL)).all(axis=1)
+    wheel = (hands == np.array(cards.WHEEL)).all(axis=1)
     ordered[wheel] = [3, 2, 1, 0, 12]  # the ace plays low
     plain, suited, _ = holdem._five_card_tables()
     patterns = np.zeros((holdem.flush_table().max() + 1, holdem.BEST_OF), dtype=np.int8)

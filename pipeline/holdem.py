@@ -67,30 +67,28 @@ class Category(StrEnum):
 
 
 CATEGORIES = tuple(Category)
-WHEEL = (0, 1, 2, 3, 12)  # A 2 3 4 5: the ace plays low, the five is the top card
-#: The ten straights as 13-bit rank masks (bit r for rank r), weakest first:
-#: the wheel, then 2..6 up to T..A.
-STRAIGHT_WINDOWS = (sum(1 << r for r in WHEEL),) + tuple(0b11111 << low
-                                                         for low in range(len(cards.RANKS) - 4))
+#: The hold'em category of each shape the ranks make (``cards.SHAPES``); a
+#: flush, a matter of suits, is found apart.
+CATEGORY_OF_SHAPE = np.array([CATEGORIES.index(c) for c in (
+    Category.HIGH_CARD, Category.PAIR, Category.TWO_PAIR, Category.THREE_OF_A_KIND, Category.STRAIGHT,
+    Category.FULL_HOUSE, Category.FOUR_OF_A_KIND)], dtype=np.int8)
 
 
 @cache
 def _five_card_tables() -> tuple[NDArray[np.int16], NDArray[np.int16], NDArray[np.int8]]:
     """Keys of five-card rank multisets without and with a flush, and categories."""
     hands = cards.all_multisets(BEST_OF)
-    largest, distinct, ordered = cards.five_card_groups(hands)
-    span = hands[:, -1].astype(np.int8) - hands[:, 0]
-    wheel = (hands == np.array(WHEEL)).all(axis=1)
-    straight = (distinct == 5) & ((span == 4) | wheel)
+    _, distinct, ordered = cards.five_card_groups(hands)
+    shapes = cards.rank_shapes(cards.rank_counts(hands), straights=True)
+    straight = shapes == cards.STRAIGHT
+    wheel = (hands == np.array(cards.WHEEL)).all(axis=1)
     # A straight is told apart by its top card alone; the wheel's is the five.
     ordered = ordered.copy()
     ordered[straight] = 0
     ordered[straight, 0] = np.where(wheel[straight], 3, hands[straight, -1])
-    plain = np.select(
-        [largest == 5, largest == 4, (largest == 3) & (distinct == 2), straight, largest == 3,
-         (largest == 2) & (distinct == 3), largest == 2],
-        [-1, 7, 6, 4, 3, 2, 1], default=0).astype(np.int64)
-    suited = np.where(distinct == 5, np.where(straight, 8, 5), -1).astype(np.int64)
+    plain = np.where(shapes >= 0, CATEGORY_OF_SHAPE[shapes], -1).astype(np.int64)
+    suited = np.where(distinct == 5, np.where(straight, CATEGORIES.index(Category.STRAIGHT_FLUSH),
+                                              CATEGORIES.index(Category.FLUSH)), -1).astype(np.int64)
     digits = cards.digits_value(ordered)
     scale = len(cards.RANKS) ** BEST_OF
     values = np.concatenate([plain * scale + digits, suited * scale + digits])
@@ -144,7 +142,7 @@ def flush_table() -> np.ndarray:
     # Without a straight the flush is the top five ranks: drop the lowest.
     for _ in range(len(cards.RANKS) - BEST_OF):
         best = np.where(np.bitwise_count(best) > BEST_OF, best & (best - 1), best)
-    for window in STRAIGHT_WINDOWS:  # weakest straight first, so the strongest wins
+    for window in cards.STRAIGHT_WINDOWS:  # weakest straight first, so the strongest wins
         best = np.where((masks & window) == window, window, best)
     chosen = (best[:, None] >> np.arange(len(cards.RANKS))) & 1
     ranks = np.argsort(-chosen, axis=1, kind="stable")[:, :BEST_OF]

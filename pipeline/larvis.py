@@ -51,17 +51,20 @@ class Category(StrEnum):
 
 
 CATEGORIES = tuple(Category)
+#: The shape (``cards.SHAPES``) each category is; no straights in Larvis.
+_SHAPE_OF_CATEGORY = (cards.NO_PAIR, cards.PAIR, cards.TWO_PAIRS, cards.THREE, cards.FULL_HOUSE, cards.FOUR)
+_SHAPE_NAMES = cards.SHAPES  # by another name: exact_counts has a parameter called cards
+_CATEGORY_OF_SHAPE = np.full(len(cards.SHAPES), -1, dtype=np.int8)
+_CATEGORY_OF_SHAPE[list(_SHAPE_OF_CATEGORY)] = np.arange(len(CATEGORIES))
 
 
 @cache
 def _tables() -> tuple[NDArray[np.int16], NDArray[np.int8]]:
     hands = cards.all_multisets(HAND_SIZE)
-    largest, distinct, ordered = cards.five_card_groups(hands)
-    # (largest group, distinct ranks) names the category; five alike is -1.
-    category = np.select(
-        [largest == 5, largest == 4, (largest == 3) & (distinct == 2), largest == 3,
-         (largest == 2) & (distinct == 3), largest == 2],
-        [-1, 5, 4, 3, 2, 1], default=0).astype(np.int8)
+    _, _, ordered = cards.five_card_groups(hands)
+    shapes = cards.rank_shapes(cards.rank_counts(hands), straights=False)
+    # Five alike (shape -1) is no hand.
+    category = np.where(shapes >= 0, _CATEGORY_OF_SHAPE[shapes], -1).astype(np.int8)
     value = category.astype(np.int64) * len(cards.RANKS) ** HAND_SIZE + cards.digits_value(ordered)
     possible = category >= 0
     keys = np.zeros(len(hands), dtype=np.int16)
@@ -218,15 +221,6 @@ def compare(hand1: str, hand2: str) -> str:
     return OUTCOMES[winners(keys[:1], keys[1:])[0]]
 
 
-#: Larvis categories by the suitless shape whose exact count they take
-#: (:func:`pipeline.probabilities.suitless_counts` names shapes as hold'em does).
-_SHAPE_OF_CATEGORY = {
-    Category.HIGH_CARD: "High Card", Category.PAIR: "Pair", Category.TWO_PAIRS: "Two Pair",
-    Category.TRIPLE: "Three of a Kind", Category.FULL_HOUSE: "Full House",
-    Category.FOUR_OF_A_KIND: "Four of a Kind",
-}
-
-
 class Larvis(games.Game):
     """Larvis behind the game interface: ``Hand1,Hand2[,Winner]`` in, ``winner`` out."""
 
@@ -288,10 +282,11 @@ class Larvis(games.Game):
                             dict(zip(OUTCOMES, counts.tolist())))
 
     def exact_counts(self, cards: int | None = None) -> dict[str, int]:
-        from pipeline.probabilities import suitless_counts
+        from pipeline.probabilities import shape_counts
 
-        shapes = suitless_counts(cards or HAND_SIZE, straights=False)
-        return {str(category): shapes[shape] for category, shape in _SHAPE_OF_CATEGORY.items()}
+        shapes = shape_counts(cards or HAND_SIZE, straights=False)
+        return {str(category): shapes[_SHAPE_NAMES[shape]]
+                for category, shape in zip(CATEGORIES, _SHAPE_OF_CATEGORY, strict=True)}
 
     def deal_columns(self, players: int) -> tuple[str, ...]:
         return COLUMNS

@@ -59,111 +59,12 @@ MIN_EXPECTED = 5.0
 
 _H = holdem.Category
 
-_STRAIGHT_MASKS = np.array(holdem.STRAIGHT_WINDOWS, dtype=np.int64)
-_RANK_BITS = (1 << np.arange(len(cards.RANKS))).astype(np.int64)
 
 
 def _binomials(n: int, top: int) -> np.ndarray:
     # C(n, j) for j = 0..top, zero past n: indexed by a rank's count, it makes
     # "five of a rank" weigh nothing without a special case.
     return np.array([math.comb(n, j) for j in range(top + 1)], dtype=np.int64)
-
-
-def rank_counts(ranks: np.ndarray) -> NDArray[np.int64]:
-    """Count how often each rank occurs in each row.
-
-    Parameters
-    ----------
-    ranks : ndarray of shape (n, k)
-        Rank indices 0..12, any integer dtype, any order within a row.
-
-    Returns
-    -------
-    counts : ndarray of shape (n, 13), dtype int64
-        ``counts[i, r]`` is the number of cards of rank r in row i.
-
-    Examples
-    --------
-    >>> rank_counts(np.array([[0, 0, 12, 5, 0]])).tolist()
-    [[3, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]]
-    """
-    ranks = np.asarray(ranks)
-    counts: NDArray[np.int64] = (ranks[:, :, None] == np.arange(len(cards.RANKS))).sum(axis=1, dtype=np.int64)
-    return counts
-
-
-def has_straight(masks: np.ndarray) -> NDArray[np.bool_]:
-    """Whether each 13-bit rank mask holds five consecutive ranks.
-
-    Parameters
-    ----------
-    masks : ndarray of shape (n,)
-        Integer masks, bit r set when rank r (0 = '2' ... 12 = 'A') is held.
-
-    Returns
-    -------
-    straight : ndarray of shape (n,), dtype bool
-
-    Examples
-    --------
-    >>> wheel = 0b1000000001111          # A 2 3 4 5: the ace plays low
-    >>> broadway = 0b1111100000000       # T J Q K A
-    >>> around = 0b0000000000111 | 1 << 11 | 1 << 12   # K A 2 3 4 does not wrap
-    >>> has_straight(np.array([wheel, broadway, around])).tolist()
-    [True, True, False]
-    """
-    masks = np.asarray(masks, dtype=np.int64)
-    straight: NDArray[np.bool_] = ((masks[:, None] & _STRAIGHT_MASKS) == _STRAIGHT_MASKS).any(axis=1)
-    return straight
-
-
-def suitless_categories(counts: np.ndarray, *, straights: bool) -> np.ndarray:
-    """Hold'em category code of the best five cards of each rank multiset.
-
-    Only ranks are looked at, so flushes are never found here; for Larvis
-    pass ``straights=False`` and straights are high cards too.
-
-    Parameters
-    ----------
-    counts : ndarray of shape (n, 13)
-        Rank counts of hands of five or more cards, as from
-        :func:`rank_counts`.
-    straights : bool
-        Whether five consecutive ranks make a straight.
-
-    Returns
-    -------
-    codes : ndarray of shape (n,), dtype int8
-        Index into ``holdem.CATEGORIES``.  Counts above four are not checked:
-        such rows weigh nothing in the counts below.
-
-    Examples
-    --------
-    >>> def name(ranks, straights=True):
-    ...     code = suitless_categories(rank_counts(np.array([ranks])), straights=straights)[0]
-    ...     return str(holdem.CATEGORIES[code])
-    >>> name([0, 0, 0, 1, 1, 1, 5])      # two triples among seven: a full house
-    'Full House'
-    >>> name([0, 0, 1, 1, 2, 2, 5])      # three pairs: the best two count
-    'Two Pair'
-    >>> name([12, 0, 1, 2, 3]), name([12, 0, 1, 2, 3], straights=False)
-    ('Straight', 'High Card')
-    """
-    counts = np.asarray(counts, dtype=np.int64)
-    ordered = np.sort(counts, axis=1)
-    largest, second = ordered[:, -1], ordered[:, -2]
-    if straights:
-        straight = has_straight((counts > 0).astype(np.int64) @ _RANK_BITS)
-    else:
-        straight = np.zeros(len(counts), dtype=bool)
-    # Strongest first: np.select takes the first condition that holds, and a
-    # hand that is, say, both trips and a straight is a straight.
-    conditions = [largest >= 4, (largest >= 3) & (second >= 2), straight,
-                  largest == 3, (largest == 2) & (second == 2), largest == 2]
-    codes = [_H.FOUR_OF_A_KIND, _H.FULL_HOUSE, _H.STRAIGHT,
-             _H.THREE_OF_A_KIND, _H.TWO_PAIR, _H.PAIR]
-    return np.select(conditions, [holdem.CATEGORIES.index(c) for c in codes],
-                     default=holdem.CATEGORIES.index(_H.HIGH_CARD)).astype(np.int8)
 
 
 def _flush_hands(ranks: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -190,7 +91,7 @@ def _flush_hands(ranks: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.
             in_suit[rows[:, None], chosen] = 1
             # Ranks of S keep c - 1 cards for the other three suits, the rest c.
             ways = c3[counts - in_suit].prod(axis=1) * valid
-            straight = has_straight(in_suit @ _RANK_BITS)
+            straight = cards.has_straight(in_suit @ cards.RANK_BITS)
             straight_flush += np.where(straight, ways, 0)
             plain_flush += np.where(straight, 0, ways)
     # At most one suit can hold five of the k <= 7 cards, so suits are disjoint.
@@ -198,35 +99,39 @@ def _flush_hands(ranks: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.
 
 
 @cache
-def _suitless(k: int, straights: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every k-rank multiset's (ranks, rank counts, suited hands, hold'em code without suits)."""
+def _suitless(k: int, straights: bool) -> tuple[NDArray[Any], NDArray[np.int64], NDArray[np.int64],
+                                                NDArray[np.int8]]:
+    """Every k-rank multiset: its ranks, rank counts, suited hands and shape (cards.SHAPES)."""
     ranks = cards.all_multisets(k)
-    counts = rank_counts(ranks)
+    counts = cards.rank_counts(ranks)
     # Ways to give a rank present c times its c suits; C(4, 5+) = 0 drops
     # the impossible multisets all_multisets includes.
-    hands = _binomials(len(cards.SUITS), k)[counts].prod(axis=1)
-    return ranks, counts, hands, suitless_categories(counts, straights=straights)
+    hands: NDArray[np.int64] = _binomials(len(cards.SUITS), k)[counts].prod(axis=1)
+    return ranks, counts, hands, cards.rank_shapes(counts, straights=straights)
 
 
 @cache
-def suitless_counts(k: int, *, straights: bool) -> dict[str, int]:
-    """Hands of k cards from a 52-card deck by their category when suits are ignored.
+def shape_counts(k: int, *, straights: bool) -> dict[str, int]:
+    """Hands of k cards from a 52-card deck by the shape their ranks make (``cards.SHAPES``).
 
-    Categories are named as hold'em names them (``holdem.CATEGORIES``); with
-    ``straights=False`` five in a row is no category of its own (Larvis).
+    With ``straights=False`` five in a row is no shape of its own (Larvis).
     Integer sums: float weights would round counts above 2**53 (not reached
     here, but exactness is the point of this module).
     """
-    _, _, hands, codes = _suitless(k, straights)
-    totals = np.zeros(len(holdem.CATEGORIES), dtype=np.int64)
-    np.add.at(totals, codes, hands)
-    return {str(name): int(total) for name, total in zip(holdem.CATEGORIES, totals, strict=True)}
+    _, _, hands, shapes = _suitless(k, straights)
+    possible = shapes >= 0
+    totals = np.zeros(len(cards.SHAPES), dtype=np.int64)
+    np.add.at(totals, shapes[possible], hands[possible])
+    return {shape: int(total) for shape, total in zip(cards.SHAPES, totals, strict=True)}
 
 
 @cache
 def holdem_counts(k: int) -> dict[str, int]:
     """Hands of the best five of k cards from a 52-card deck in each hold'em category."""
-    ranks, counts, hands, codes = _suitless(k, True)
+    ranks, counts, hands, shapes = _suitless(k, True)
+    possible = shapes >= 0
+    codes = holdem.CATEGORY_OF_SHAPE[shapes[possible]]
+    ranks, counts, hands = ranks[possible], counts[possible], hands[possible]
     totals = np.zeros(len(holdem.CATEGORIES), dtype=np.int64)
     straight_flush, plain_flush = _flush_hands(ranks, counts)
     flushed = (straight_flush + plain_flush) > 0
