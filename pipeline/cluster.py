@@ -29,8 +29,11 @@ and the partitions after it wait for that count.
 Outputs and failures
 --------------------
 Each partition writes its winners to ``OUTDIR/winners/part-NNNNN.csv`` or
-``.parquet``, named by its place in input order and published atomically,
-and returns its rejected rows and totals to the client.  Tasks are pure: a
+``.parquet`` and its rejected rows to ``rejects/part-NNNNN.parquet`` in the
+run's staging folder, named by its place in input order and published
+atomically, and returns only its counts; the client merges the reject parts
+into ``rejects.csv`` one at a time, so neither side holds a partition's
+rows.  Tasks are pure: a
 task that dask retries after its worker died writes the same part again
 under the same name, so no row is lost or written twice.  Reading the parts
 in name order gives the local engine's winners table, row for row.

@@ -4,17 +4,22 @@ This module owns input: finding the files a run names (paths, folders,
 glob patterns), telling their format and game, and reading them in batches
 of bounded size:
 
-* CSV, plain or compressed (``.gz``, ``.bz2``, ``.zst``), with pyarrow's
-  streaming reader, one block at a time; a line is a row (quotes around a
-  value are taken off but never join lines) and bytes that are not UTF-8
-  stop the read at their line;
-* Parquet, one record batch at a time;
+* CSV, plain or compressed (``.gz``, ``.bz2``, ``.zst``): cut into pieces
+  of whole lines (:class:`LineSplitter`) that pyarrow parses one by one; a
+  line is a row (quotes around a value are taken off but never join
+  lines); a line longer than ``LINE_LIMIT`` or whose bytes are not UTF-8 is
+  a rejected row, and every other row is still read; a plain file can be
+  read by byte range (:func:`csv_byte_ranges`) for the dask engine;
+* Parquet, one record batch at a time, or by row group;
 * contest files (the "Rhinoceros Beetle" format), instance by instance,
-  never holding more than one line of at most ``MAX_LINE`` characters.
+  never holding more than one line of at most ``MAX_LINE`` characters;
+* PHH hand histories, through :mod:`pipeline.phh`.
 
 Every batch carries the data rows as a table of string columns, their row
-and line numbers, and the lines that could not even be split into fields
-(wrong number of fields), so that nothing read is ever dropped unseen.
+and line numbers, the raw text of each row, and the lines that could not
+even be split into fields (wrong number of fields, too long, not UTF-8),
+so that nothing read is ever dropped unseen.  Header names are checked so
+that no player is lost to a misspelt column (:func:`checked_columns`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,15 @@
 """The run: readers, then the vectorized scoring, then writers, batch by batch.
 
-This module owns ``pokerpipe run``: it resolves the inputs, picks the game,
-streams every source through the game's scoring in batches of bounded size,
-appends winners and rejects as it goes and, at the end, writes the
-statistics and ``summary.json``.  Memory is bounded by the batch size, not
-by the archive.  The per-batch work (:meth:`Scoring.process_batch`: scoring,
-rejects, statistics) and the closing outputs (:meth:`Run.finish`) are shared
-with the cluster engine in :mod:`pipeline.cluster`.
+This module owns ``pokerpipe run``: it resolves the inputs, asks the game
+registry which game they hold (:func:`scoring_for`), streams every source
+through the game's scoring in batches of bounded size, appends winners and
+rejects as it goes and, at the end, writes the statistics and
+``summary.json``.  Memory is bounded by the batch size, not by the archive.
+Where a run runs is an :class:`Engine`: :class:`LocalEngine` here (every
+core of this process) or :class:`pipeline.cluster.DaskEngine`; both call
+the same per-batch work (:meth:`Scoring.process_batch`: scoring, rejects,
+statistics) and close with the same outputs (:meth:`Run.finish`), published
+as one set (:mod:`pipeline.publish`).
 
 Row numbers
 -----------
