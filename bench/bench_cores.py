@@ -129,7 +129,7 @@ def bench_end_to_end(folder: Path, deals: int, repeats: int, plain_rows: int) ->
     archive.unlink()
 
 
-def bench_dask(folder: Path, deals: int) -> None:
+def bench_dask(folder: Path, deals: int, repeats: int) -> None:
     from distributed import Client, LocalCluster
 
     from pipeline import cluster
@@ -145,13 +145,17 @@ def bench_dask(folder: Path, deals: int) -> None:
             # A long-lived cluster's workers have imported pokerpipe and built its
             # tables: a first small run does that here, before the clock runs.
             cluster.execute(Run([warm_up], folder / f"warm_{workers}"), scheduler=client)
-            outdir = folder / f"dask_{workers}"
-            start = time.perf_counter()
-            summary = cluster.execute(Run([archive], outdir, output_format="parquet"), scheduler=client)
-            seconds[workers] = time.perf_counter() - start
+            best = float("inf")
+            for attempt in range(repeats):  # best of repeats, as the runs above
+                outdir = folder / f"dask_{workers}_{attempt}"
+                start = time.perf_counter()
+                summary = cluster.execute(Run([archive], outdir, output_format="parquet"), scheduler=client)
+                best = min(best, time.perf_counter() - start)
+                shutil.rmtree(outdir)
+            seconds[workers] = best
         print(f"{f'dask, {workers} worker(s)':<34}{rate_text(deals / seconds[workers])}   "
               f"({summary['cluster']['partitions']} byte-range partitions of one {deals:,}-deal CSV; "
-              f"wall {seconds[workers]:.2f} s; cluster start and worker warm-up excluded)")
+              f"wall {seconds[workers]:.2f} s, best of {repeats}; cluster start and worker warm-up excluded)")
     speedup = seconds[1] / seconds[2]
     print(f"{'dask, 2 workers / 1 worker':<34}{speedup:6.2f} x        (aim >= {DASK_SPEEDUP:g}x: "
           f"{verdict(speedup >= DASK_SPEEDUP)})")
@@ -171,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         bench_end_to_end(folder, deals, repeats, plain_rows)
-        bench_dask(folder, dask_deals)
+        bench_dask(folder, dask_deals, repeats)
     except (Failure, subprocess.CalledProcessError) as failure:
         print(f"FAILED: {failure}", file=sys.stderr)
         return 1
