@@ -133,8 +133,9 @@ def part_name(index: int, output_format: str) -> str:
 
 
 def _readable(source: readers.Source) -> readers.Source:
-    # Workers may run elsewhere: give them the absolute path to read.
-    return dataclasses.replace(source, path=source.path.resolve())
+    # Workers may run elsewhere: give them the absolute path to read, and keep
+    # the name the user gave for what the outputs write.
+    return dataclasses.replace(source, path=source.path.resolve(), given_as=source.name)
 
 
 def score_partition(scoring: Scoring, source: readers.Source, partition: Partition, offset: int,

@@ -146,7 +146,7 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
         first = np.where(lengths > 0, data[np.minimum(offsets[:-1], max(len(data) - 1, 0))], 0)
         raw = _parse(lines, first, start_lines[begin:stop] - start_lines[begin],
                      ordinal=begin + 1, first_line=int(start_lines[begin]) + 1, multi=multi)
-        batch = _replay(raw, str(source.path))
+        batch = _replay(raw, source.name)
         batch.last_row = stop
         yield batch
 

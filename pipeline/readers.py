@@ -64,9 +64,15 @@ class Source:
     """One input file: where it is, its format and the columns it offers."""
 
     path: Path
-    format: str  # "csv", "parquet" or "contest"
+    format: str  # "csv", "parquet", "contest" or "phh"
     columns: tuple[str, ...]
     compression: str | None = None
+    given_as: str | None = None  # the path as the user wrote it, where ``path`` was made absolute
+
+    @property
+    def name(self) -> str:
+        """The file as the user named it: what outputs and messages call it."""
+        return self.given_as or str(self.path)
 
     @property
     def size(self) -> int:
