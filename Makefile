@@ -55,7 +55,11 @@ lint: $(STAMP)
 
 ## Remove outputs and caches (keeps .venv)
 clean:
-	rm -rf $(PROCESSED)/games $(PROCESSED)/deals $(PROCESSED)/phh $(PROCESSED)/contest.out $(PROCESSED)/notebook .pytest_cache .hypothesis
+	rm -rf $(PROCESSED)/games $(PROCESSED)/deals $(PROCESSED)/phh $(PROCESSED)/contest.out $(PROCESSED)/notebook
+	@# and what the README's examples write
+	rm -rf $(PROCESSED)/more.parquet $(PROCESSED)/archive $(PROCESSED)/phh-audit $(PROCESSED)/categories.png \
+		$(PROCESSED)/equity $(PROCESSED)/described
+	rm -rf .pytest_cache .hypothesis .mypy_cache
 	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 
 ## Show this help
