@@ -60,7 +60,7 @@ import pyarrow.parquet as pq
 from pipeline import readers
 from pipeline.errors import PokerpipeError, UsageError
 from pipeline.publish import OutputSet
-from pipeline.runner import REJECT_SCHEMA, Run, Scoring, Summary, Totals, batch_span
+from pipeline.runner import REJECT_SCHEMA, Run, Scoring, Summary, Totals, batch_span, summarize
 from pipeline.writers import TableWriter
 
 DEFAULT_PARTITION_ROWS = 1 << 20
@@ -333,7 +333,7 @@ def _finish(run: Run, staging: Path, partitions: list[Partition], results: dict[
     for done in per_source:
         first_rows.append(next_row)
         next_row += done.span
-    totals, inputs = run.summarize(per_source, first_rows)
+    totals, inputs = summarize(run.game, run.sources, first_rows, per_source)
     cluster = {"scheduler": address, "workers": workers, "partitions": len(partitions)}
     return run.finish(staging, totals, inputs, started=started, engine="dask", winners=f"{WINNERS_FOLDER}/",
                       extra={"cluster": cluster})

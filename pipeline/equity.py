@@ -45,12 +45,21 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.typing import NDArray
 
 from pipeline import cards, holdem, readers
 from pipeline.errors import InputError, UsageError
 from pipeline.games import Scored
 from pipeline.publish import OutputSet
-from pipeline.runner import REJECT_SCHEMA, Scoring, Totals, batch_span, reject_lines, source_record
+from pipeline.runner import (
+    REJECT_SCHEMA,
+    Scoring,
+    Totals,
+    batch_span,
+    reject_lines,
+    stream_sources,
+    summarize,
+)
 from pipeline.statistics import Tally
 from pipeline.text import text_lengths
 from pipeline.writers import FORMATS, TableWriter, write_json
@@ -544,32 +553,34 @@ class EquityRun:
     def execute(self) -> dict[str, Any]:
         """Score every input; write the outputs and return the summary written."""
         started = time.perf_counter()
-        totals = Totals.empty(holdem.GAME.name)
-        inputs, next_row, exact_deals = [], 1, 0
+        per_source = [Totals.empty(holdem.GAME.name) for _ in self.sources]
+        exact_deals = read_so_far = 0
         table_name = f"equity.{self.output_format}"
         with OutputSet(self.outdir) as staged:
             with TableWriter(staged.path / table_name, schema=self.results_schema()) as table, \
                     TableWriter(staged.path / "rejects.csv", schema=REJECT_SCHEMA,
                                 quote_strings=True) as rejects:
-                for source in self.sources:
-                    done = Totals.empty(holdem.GAME.name)
-                    for batch in readers.read_batches(source, self.scoring.columns,
-                                                      batch_rows=self.batch_rows):
-                        results, rejected, counts, exact = self.process_batch(source, batch, next_row - 1)
-                        table.write(results)
-                        rejects.write(rejected)
-                        if self.on_reject:
-                            for line in reject_lines(rejected):
-                                self.on_reject(line)
-                        done += counts
-                        exact_deals += int(exact.sum())
-                        if self.on_progress:
-                            elapsed = time.perf_counter() - started
-                            read = totals.read + done.read
-                            self.on_progress(read, read / elapsed if elapsed else 0.0)
-                    inputs.append(source_record(source, next_row, done))
-                    totals += done
-                    next_row += done.span
+
+                def write(place: int, done: tuple[pa.Table, pa.Table, Totals, NDArray[np.bool_]]) -> None:
+                    nonlocal exact_deals, read_so_far
+                    results, rejected, counts, exact = done
+                    table.write(results)
+                    rejects.write(rejected)
+                    if self.on_reject:
+                        for line in reject_lines(rejected):
+                            self.on_reject(line)
+                    per_source[place] += counts
+                    exact_deals += int(exact.sum())
+                    read_so_far += counts.read
+                    if self.on_progress:
+                        elapsed = time.perf_counter() - started
+                        self.on_progress(read_so_far, read_so_far / elapsed if elapsed else 0.0)
+
+                # One thread: a batch's run-outs fill memory in chunks of their own, and the
+                # command has no --threads (yet) to trade memory for speed.
+                first_rows = stream_sources(self.sources, self.scoring.columns, batch_rows=self.batch_rows,
+                                            threads=1, process=self.process_batch, consume=write)
+            totals, inputs = summarize(holdem.GAME.name, self.sources, first_rows, per_source)
             return self._finish(staged.path, totals, inputs, exact_deals, started, table_name)
 
     def _finish(self, folder: Path, totals: Totals, inputs: list[dict[str, Any]], exact_deals: int,

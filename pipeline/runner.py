@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -48,6 +48,7 @@ REJECT_SCHEMA = pa.schema([("row", pa.int64()), ("source", pa.string()),
 MISMATCHES_KEPT = 20
 #: summary.json as a run returns it.
 Summary = dict[str, Any]
+Processed = TypeVar("Processed")
 
 
 @dataclass(frozen=True)
@@ -213,8 +214,8 @@ class Scoring:
         raw = batch.raw_text(bad)
         if raw is None:  # no text of their own (Parquet): the columns read, joined by commas
             joined = pc.binary_join_element_wise(
-                *[pc.fill_null(batch.table.column(name).take(pa.array(bad)), "") for name in self.columns
-                  if name in self.game_columns], ",")
+                *[pc.fill_null(batch.table.column(name).take(pa.array(bad)), "")
+                  for name in self.game_columns], ",")
             raw = joined.to_pylist()
         lines = batch.lines[bad]
         if batch.field_lines and scored.fields is not None:
@@ -355,16 +356,6 @@ class Run:
         this run's threads); return the summary written."""
         return (engine or LocalEngine(threads=self.threads)).execute(self)
 
-    def summarize(self, per_source: list[Totals],
-                  first_rows: list[int]) -> tuple[Totals, list[dict[str, Any]]]:
-        """The run's totals and its ``inputs`` entries from each source's totals, in input order."""
-        totals = Totals.empty(self.game)
-        inputs = []
-        for source, first_row, done in zip(self.sources, first_rows, per_source):
-            inputs.append(source_record(source, first_row, done))
-            totals += done
-        return totals, inputs
-
     def report_rejects(self, rejects: pa.Table) -> None:
         """Hand each rejected row's line to ``on_reject``."""
         if self.on_reject:
@@ -425,23 +416,7 @@ class LocalEngine:
         started = time.perf_counter()
         scoring = run.scoring
         per_source = [Totals.empty(run.game) for _ in run.sources]
-        first_rows: list[int] = []
         winners_name = f"winners.{run.output_format}"
-
-        def read() -> Iterator[tuple[int, readers.Source, readers.Batch, int]]:
-            next_row = 1
-            for index, source in enumerate(run.sources):
-                first_rows.append(next_row)
-                span = 0
-                for batch in readers.read_batches(source, run.columns, batch_rows=run.batch_rows):
-                    span = max(span, batch_span(batch))
-                    yield index, source, batch, next_row - 1
-                next_row += span
-
-        def score(item: tuple[int, readers.Source, readers.Batch, int]) -> tuple[int, BatchOutcome]:
-            index, source, batch, offset = item
-            return index, scoring.process_batch(source, batch, offset)
-
         with OutputSet(run.outdir) as staged:
             with TableWriter(staged.path / winners_name, schema=scoring.results_schema(),
                              quote_strings=scoring.quote_winners) as winners, \
@@ -449,9 +424,8 @@ class LocalEngine:
                                 quote_strings=True) as rejects:
                 read_so_far = 0
 
-                def write(scored: tuple[int, BatchOutcome]) -> None:
+                def write(index: int, outcome: BatchOutcome) -> None:
                     nonlocal read_so_far
-                    index, outcome = scored
                     winners.write(outcome.results)
                     rejects.write(outcome.rejects)
                     run.report_rejects(outcome.rejects)
@@ -461,7 +435,52 @@ class LocalEngine:
                         elapsed = time.perf_counter() - started
                         run.on_progress(read_so_far, read_so_far / elapsed if elapsed else 0.0)
 
-                run_ordered(read(), score, write, threads=self.threads)
-            totals, inputs = run.summarize(per_source, first_rows)
+                first_rows = stream_sources(run.sources, run.columns, batch_rows=run.batch_rows,
+                                            threads=self.threads, process=scoring.process_batch,
+                                            consume=write)
+            totals, inputs = summarize(run.game, run.sources, first_rows, per_source)
             return run.finish(staged.path, totals, inputs, started=started, engine="local",
                               winners=winners_name)
+
+
+def stream_sources(sources: Sequence[readers.Source], columns: tuple[str, ...], *, batch_rows: int,
+                   threads: int, process: Callable[[readers.Source, readers.Batch, int], Processed],
+                   consume: Callable[[int, Processed], None]) -> list[int]:
+    """Read every source in batches, ``process`` each, ``consume`` the results in input order.
+
+    ``process(source, batch, offset)`` gets the rows the run read before the
+    source (``offset``), and runs on up to ``threads`` threads
+    (:func:`pipeline.threads.run_ordered`); ``consume(place, result)`` gets
+    the source's place among ``sources``.  Returns each source's first row
+    number in the run: a source's rows follow the highest row of the one
+    before it.
+    """
+    first_rows: list[int] = []
+
+    def read() -> Iterator[tuple[int, readers.Source, readers.Batch, int]]:
+        next_row = 1
+        for place, source in enumerate(sources):
+            first_rows.append(next_row)
+            span = 0
+            for batch in readers.read_batches(source, columns, batch_rows=batch_rows):
+                span = max(span, batch_span(batch))
+                yield place, source, batch, next_row - 1
+            next_row += span
+
+    def work(item: tuple[int, readers.Source, readers.Batch, int]) -> tuple[int, Processed]:
+        place, source, batch, offset = item
+        return place, process(source, batch, offset)
+
+    run_ordered(read(), work, lambda done: consume(*done), threads=threads)
+    return first_rows
+
+
+def summarize(game: str, sources: Sequence[readers.Source], first_rows: list[int],
+              per_source: list[Totals]) -> tuple[Totals, list[dict[str, Any]]]:
+    """A run's totals and its ``inputs`` entries from each source's totals, in input order."""
+    totals = Totals.empty(game)
+    inputs = []
+    for source, first_row, done in zip(sources, first_rows, per_source):
+        inputs.append(source_record(source, first_row, done))
+        totals += done
+    return totals, inputs
