@@ -122,6 +122,8 @@ class Batch:
     blank_lines: int = 0
     raw: CsvLines | list[str] | None = None
     field_lines: bool = False
+    counts: dict[str, int] = field(default_factory=dict)
+    last_row: int = 0
 
     def raw_text(self, indices: np.ndarray) -> list[str] | None:
         """The input text of the rows at ``indices``, or None when rows have none (Parquet)."""
@@ -130,8 +132,6 @@ class Batch:
         if isinstance(self.raw, list):
             return [self.raw[i] for i in indices]
         return None
-    counts: dict[str, int] = field(default_factory=dict)
-    last_row: int = 0
 
 
 def expand_inputs(patterns: Sequence[str | os.PathLike[str]]) -> list[Path]:
