@@ -132,8 +132,8 @@ def bench_end_to_end(folder: Path, deals: int, repeats: int, plain_rows: int) ->
 def bench_dask(folder: Path, deals: int, repeats: int) -> None:
     from distributed import Client, LocalCluster
 
-    from pipeline import cluster
-    from pipeline.runner import Run
+    from pipeline.runs import cluster
+    from pipeline.runs.runner import Run
 
     archive, warm_up = folder / "dask.csv", folder / "warm.csv"
     make_archive(archive, deals)

@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from pipeline import equity
+from pipeline.runs import equity
 
 FLOP_AIM = 20_000       # heads-up exact flop deals per second
 BEST_FIVE_AIM = 0.30    # extra time of --best-five over run, at most

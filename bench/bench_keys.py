@@ -256,7 +256,7 @@ def package_version(name: str) -> str:
 
 
 def show_hand(row: np.ndarray) -> str:
-    from pipeline.cards import CARD_TEXT
+    from pipeline.poker.cards import CARD_TEXT
     return " ".join(str(CARD_TEXT[c]) for c in row)
 
 
@@ -274,7 +274,7 @@ def first_disagreement(label: str, hands: np.ndarray, ours: np.ndarray, theirs: 
 # --------------------------------------------------------------------------
 
 def bench_larvis(n: int, seed: int) -> float:
-    from pipeline import larvis
+    from pipeline.poker import larvis
     ranks = random_larvis_hands(n, seed)
     larvis.hand_keys(ranks[:1000])                      # build the tables outside the timing
     seconds, _ = best_of(lambda: larvis.hand_keys(ranks))
@@ -284,7 +284,7 @@ def bench_larvis(n: int, seed: int) -> float:
 
 
 def bench_holdem(n: int, seed: int) -> tuple[float, np.ndarray, np.ndarray]:
-    from pipeline import holdem
+    from pipeline.poker import holdem
     start = time.perf_counter()
     hands = deal_hands(n, 7, seed)
     dealt = time.perf_counter() - start
@@ -300,7 +300,7 @@ def bench_holdem(n: int, seed: int) -> tuple[float, np.ndarray, np.ndarray]:
 
 def bench_deals(n: int, seats: int, seed: int, failures: list[str]) -> None:
     """Time holdem.deal_keys, the whole-deal path of `pokerpipe run`, against hand_keys per seat."""
-    from pipeline import holdem
+    from pipeline.poker import holdem
     dealt = deal_hands(n, 5 + 2 * seats, seed)
     board, holes = dealt[:, :5], dealt[:, 5:].reshape(n, seats, 2)
     seconds, keys = best_of(lambda: holdem.deal_keys(board, holes))
@@ -314,7 +314,7 @@ def bench_deals(n: int, seats: int, seed: int, failures: list[str]) -> None:
 
 def bench_peers(hands: np.ndarray, keys: np.ndarray, ours: float, prefix: int,
                 failures: list[str]) -> None:
-    from pipeline.cards import CARD_TEXT
+    from pipeline.poker.cards import CARD_TEXT
     hands, keys = hands[:prefix], keys[:prefix].astype(np.int64)
     rows = hands.tolist()
     text = [str(card) for card in CARD_TEXT]
@@ -385,7 +385,7 @@ def bench_peers(hands: np.ndarray, keys: np.ndarray, ours: float, prefix: int,
 
 
 def exhaustive(k: int, failures: list[str]) -> None:
-    from pipeline import holdem
+    from pipeline.poker import holdem
     holdem.hand_keys(deal_hands(1000, k, 0))            # build the tables outside the timing
     counts = np.zeros(7463, dtype=np.int64)
     chunks = all_hands_chunks(k)

@@ -129,7 +129,7 @@ def rate_text(per_second: float) -> str:
 
 def make_archive(path: Path, rows: int) -> float:
     """Write a six-player hold'em CSV of ``rows`` deals; return the seconds taken."""
-    from pipeline.generate import generate
+    from pipeline.runs.generate import generate
     start = time.perf_counter()
     generate(path, game="holdem", rows=rows, players=PLAYERS, seed=SEED)
     return time.perf_counter() - start

@@ -2,9 +2,17 @@
 
 Two games share one pipeline: Larvis (suitless five-card poker, two hands
 head to head) and Texas Hold'em (1 to 10 players, best five of seven).
-Readers load games files, contest files and deal archives; the scoring
-modules (:mod:`pipeline.larvis`, :mod:`pipeline.holdem`) turn whole arrays of
-hands into integer keys; writers output winners and statistics.
+The package is built in layers, each importing only the layers below it:
+
+* foundation: :mod:`pipeline.errors`, :mod:`pipeline.text`;
+* :mod:`pipeline.poker`: pure evaluation, cards and the keys of every hand
+  (:mod:`pipeline.poker.larvis`, :mod:`pipeline.poker.holdem`), best five,
+  descriptions, exact counts;
+* :mod:`pipeline.games`: the game interface and each game's rules;
+* :mod:`pipeline.formats`: readers of every input format, writers, publishing;
+* :mod:`pipeline.runs`: the run, its engines (threads, dask), equity, the
+  library face, ``generate`` and the statistics reports;
+* :mod:`pipeline.cli`: the command line, on top.
 
 The library face (``from pipeline import score``) is listed in ``__all__``:
 :func:`score` scores a DataFrame or Arrow table in memory, :func:`compare`
@@ -27,23 +35,23 @@ except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0"
 
 if TYPE_CHECKING:
-    from pipeline.api import score
-    from pipeline.holdem import deal_keys
-    from pipeline.holdem import hand_keys as holdem_hand_keys
-    from pipeline.holdem import key_categories as holdem_key_categories
-    from pipeline.larvis import compare
-    from pipeline.larvis import hand_keys as larvis_hand_keys
-    from pipeline.larvis import key_categories as larvis_key_categories
+    from pipeline.games.larvis import compare
+    from pipeline.poker.holdem import deal_keys
+    from pipeline.poker.holdem import hand_keys as holdem_hand_keys
+    from pipeline.poker.holdem import key_categories as holdem_key_categories
+    from pipeline.poker.larvis import hand_keys as larvis_hand_keys
+    from pipeline.poker.larvis import key_categories as larvis_key_categories
+    from pipeline.runs.api import score
 
 #: Public name -> (module, attribute), imported on first use.
 _LAZY = {
-    "score": ("pipeline.api", "score"),
-    "compare": ("pipeline.larvis", "compare"),
-    "larvis_hand_keys": ("pipeline.larvis", "hand_keys"),
-    "larvis_key_categories": ("pipeline.larvis", "key_categories"),
-    "holdem_hand_keys": ("pipeline.holdem", "hand_keys"),
-    "deal_keys": ("pipeline.holdem", "deal_keys"),
-    "holdem_key_categories": ("pipeline.holdem", "key_categories"),
+    "score": ("pipeline.runs.api", "score"),
+    "compare": ("pipeline.games.larvis", "compare"),
+    "larvis_hand_keys": ("pipeline.poker.larvis", "hand_keys"),
+    "larvis_key_categories": ("pipeline.poker.larvis", "key_categories"),
+    "holdem_hand_keys": ("pipeline.poker.holdem", "hand_keys"),
+    "deal_keys": ("pipeline.poker.holdem", "deal_keys"),
+    "holdem_key_categories": ("pipeline.poker.holdem", "key_categories"),
 }
 
 __all__ = [

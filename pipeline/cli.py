@@ -1,5 +1,7 @@
 """The command line: ``pokerpipe`` and its commands.
 
+Layer: the command line, on top of every other; nothing of the package imports it.
+
 This module owns the user-facing commands.  It parses arguments, calls the
 library and turns exactly the library's own errors
 (:class:`pipeline.errors.PokerpipeError`) into a one-line error and a
@@ -18,10 +20,13 @@ import time
 
 import click
 
-from pipeline import __version__, games, holdem, larvis, readers
+from pipeline import __version__
 from pipeline.errors import InputError, PokerpipeError
+from pipeline.formats import readers
+from pipeline.formats.sources import DEFAULT_BATCH_ROWS
+from pipeline.formats.writers import FORMATS
+from pipeline.games import holdem, larvis, registry
 from pipeline.text import shown
-from pipeline.writers import FORMATS
 
 MAX_REJECT_LINES = 20
 ENGINES = ("local", "dask")
@@ -39,11 +44,11 @@ class _GameName(click.ParamType):  # type: ignore[type-arg]  # generic at run ti
     name = "game"
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        return "[" + "|".join(games.names()) + "]"
+        return "[" + "|".join(registry.names()) + "]"
 
     def convert(self, value: str, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        if value not in games.names():
-            self.fail(f"{value!r} is not one of {', '.join(map(repr, games.names()))}.", param, ctx)
+        if value not in registry.names():
+            self.fail(f"{value!r} is not one of {', '.join(map(repr, registry.names()))}.", param, ctx)
         return value
 
 
@@ -101,7 +106,7 @@ class _Report:
               show_default=True, help="Format of the winners table.")
 @click.option("--game", type=_GameName(), default=None,
               help="Game of the inputs; detected from their columns when omitted.")
-@click.option("--batch-rows", type=click.IntRange(min=1), default=readers.DEFAULT_BATCH_ROWS,
+@click.option("--batch-rows", type=click.IntRange(min=1), default=DEFAULT_BATCH_ROWS,
               show_default=True, help="Rows scored at a time; bounds memory.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Scoring threads of the local engine (default: the cores this process may use; "
@@ -126,12 +131,12 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
     \b
         pokerpipe run data/raw/games.csv -o data/processed/games
     """
-    from pipeline.runner import LocalEngine, Run
+    from pipeline.runs.runner import LocalEngine, Run
 
     if scheduler and engine != "dask":
         raise click.UsageError("--scheduler needs --engine dask")
     if engine == "dask":
-        from pipeline import cluster
+        from pipeline.runs import cluster
 
         try:
             cluster.require_dask()
@@ -150,7 +155,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
         raise click.ClickException(str(error)) from None
     report.close(outdir)
     if not quiet:
-        from pipeline.phh import SET_APART
+        from pipeline.formats.phh import SET_APART
 
         apart = "".join(f"{summary[f'rows_{name}']:,} {name.replace('_', ' ')}, " for name in SET_APART
                         if f"rows_{name}" in summary)
@@ -181,7 +186,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Same seed, same numbers.")
 @click.option("--exact", is_flag=True, help="Enumerate preflop run-outs too (1,712,304 heads-up).")
-@click.option("--batch-rows", type=click.IntRange(min=1), default=readers.DEFAULT_BATCH_ROWS,
+@click.option("--batch-rows", type=click.IntRange(min=1), default=DEFAULT_BATCH_ROWS,
               show_default=True, help="Rows read at a time; bounds memory.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
 def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hands: tuple[str, ...],
@@ -195,7 +200,7 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
         pokerpipe equity deals.parquet -o out
         pokerpipe equity --hand AhAs --hand KdKc --board "Qs Jh 2c"
     """
-    from pipeline import equity as equities
+    from pipeline.runs import equity as equities
 
     if hands:
         if inputs or outdir:
@@ -252,7 +257,7 @@ def compare(hands: tuple[str, ...], hand1: str | None, hand2: str | None) -> Non
 
 @cli.command()
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--batch-rows", type=click.IntRange(min=1), default=readers.DEFAULT_BATCH_ROWS,
+@click.option("--batch-rows", type=click.IntRange(min=1), default=DEFAULT_BATCH_ROWS,
               show_default=True, help="Instances scored at a time.")
 def contest(file: str | None, batch_rows: int) -> None:
     """Solve a Rhinoceros Beetle contest file: winners of each instance.
@@ -296,13 +301,13 @@ def generate(game: str, rows: int, players: int, seed: int, path: str) -> None:
     Example:
         pokerpipe generate --game holdem --rows 1000000 --seed 7 -o deals.parquet
     """
-    from pipeline.generate import generate as write_archive
+    from pipeline.runs.generate import generate as write_archive
 
     try:
         written = write_archive(path, game=game, rows=rows, players=players, seed=seed)
     except PokerpipeError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"{written:,} {games.get(game).row_noun} -> {path}", err=True)
+    click.echo(f"{written:,} {registry.get(game).row_noun} -> {path}", err=True)
 
 
 @cli.command()
@@ -311,24 +316,24 @@ def generate(game: str, rows: int, players: int, seed: int, path: str) -> None:
               help="Also draw observed against exact shares to this PNG file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
 def stats(results: str, plot_path: str | None, as_json: bool) -> None:
-    """Category frequencies of a run beside the exact probabilities.
+    """Category frequencies of a run beside the exact reports.
 
     RESULTS is an output folder of `pokerpipe run`.  Example:
 
     \b
         pokerpipe stats data/processed/deals --plot categories.png
     """
-    from pipeline import probabilities
+    from pipeline.runs import report as reports
 
     try:
-        report = probabilities.run_report(results)
+        report = reports.run_report(results)
         if plot_path:
-            probabilities.plot_fit({title: part.fit for title, part in report.items()
+            reports.plot_fit({title: part.fit for title, part in report.items()
                                     if part.fit is not None}, plot_path)
     except (PokerpipeError, ImportError) as error:
         raise click.ClickException(str(error)) from None
     if as_json:
-        click.echo(json.dumps({title: probabilities.report_json(part) for title, part in report.items()},
+        click.echo(json.dumps({title: reports.report_json(part) for title, part in report.items()},
                               indent=2))
         return
     for title, part in report.items():

@@ -1,5 +1,7 @@
 """Errors: the exceptions pokerpipe raises for what a user can fix.
 
+Layer: foundation; imports nothing of the package, and every layer may import it.
+
 This module owns the line between an expected failure and a bug.  The
 library raises :class:`PokerpipeError` subclasses with a message that names
 the file, row or line and the reason; the command line prints exactly those

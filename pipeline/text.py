@@ -1,14 +1,18 @@
 """Text: Arrow string columns as numpy bytes, and input text as messages show it.
 
+Layer: foundation; imports nothing of the package, and every layer may import it.
+
 This module owns the plumbing between pyarrow's string arrays and the
 vectorized parsers: the offsets and bytes of a column without a copy
 (:func:`offsets_and_data`), each value's length (:func:`text_lengths`), a
-column of fixed-width values as a byte matrix (:func:`text_matrix`), and
-how a message quotes a piece of input (:func:`shown`).  Card and hand
+column of fixed-width values as a byte matrix (:func:`text_matrix`), a byte matrix
+as a column (:func:`string_column`), and how a message quotes a piece of input (:func:`shown`).  Card and hand
 parsers in the game modules build on these; nothing here knows a game.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 import pyarrow as pa
@@ -97,3 +101,27 @@ def text_matrix(strings: pa.Array | pa.ChunkedArray, width: int) -> tuple[np.nda
     matrix = data[starts[:, None] + np.arange(width)]
     matrix[~fits] = 0
     return matrix, fits
+
+
+@lru_cache(maxsize=8)
+def _fixed_offsets(n: int, width: int) -> pa.Buffer:
+    return pa.py_buffer(np.arange(0, (n + 1) * width, width, dtype=np.int32))
+
+
+def string_column(matrix: np.ndarray, *, validity: pa.Buffer | None = None,
+                  null_count: int = 0) -> pa.StringArray:
+    """A string array of the rows of a fixed-width byte matrix, without copying them.
+
+    Parameters
+    ----------
+    matrix : ndarray of shape (n, width), dtype uint8
+    validity : pyarrow Buffer, optional
+        A validity bitmap (bit i clear: row i is null), with ``null_count`` nulls.
+
+    >>> string_column(np.frombuffer(b"AhKd", np.uint8).reshape(2, 2)).to_pylist()
+    ['Ah', 'Kd']
+    """
+    n, width = matrix.shape
+    data = np.ascontiguousarray(matrix)
+    offsets = _fixed_offsets(n, width) if n else pa.py_buffer(np.zeros(1, np.int32))
+    return pa.StringArray.from_buffers(n, offsets, pa.py_buffer(data), validity, null_count)

@@ -19,7 +19,7 @@ import pytest
 
 import pipeline
 from pipeline import InputError, UsageError, score
-from pipeline.runner import Run
+from pipeline.runs.runner import Run
 
 from .conftest import RAW
 from .rules import best_value

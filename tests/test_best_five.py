@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline import cards, describe, holdem, larvis
 from pipeline.cli import cli
+from pipeline.poker import cards, describe, holdem, larvis
 
 from .conftest import RAW
 

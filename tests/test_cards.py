@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from pipeline import cards
+from pipeline.poker import cards
 from pipeline.text import text_matrix
 
 

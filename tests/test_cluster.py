@@ -15,10 +15,11 @@ import pandas as pd
 import pytest
 from distributed import Client, LocalCluster
 
-from pipeline import cluster, phh
 from pipeline.cli import cli
-from pipeline.generate import generate
-from pipeline.runner import Run
+from pipeline.formats import phh
+from pipeline.runs import cluster
+from pipeline.runs.generate import generate
+from pipeline.runs.runner import Run
 
 from .conftest import RAW
 

@@ -13,8 +13,9 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from pipeline import cards, equity, holdem
 from pipeline.cli import cli
+from pipeline.poker import cards, holdem
+from pipeline.runs import equity
 
 from .conftest import RAW
 from .rules import best_value, five_card_value

@@ -8,7 +8,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from pipeline import holdem
+from pipeline.poker import holdem
 
 from .conftest import ROOT
 

@@ -15,15 +15,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from pipeline import cards, games
 from pipeline.cli import cli
 from pipeline.errors import InputError
-from pipeline.statistics import Tally
+from pipeline.games import base, registry
+from pipeline.games.tally import Tally
+from pipeline.poker import cards
 
 OUTCOMES = ("Card 1", "Card 2", "Tie")
 
 
-class HighCard(games.Game):
+class HighCard(base.Game):
     """One card each, the higher rank wins; a card of rank 9 or more is "High"."""
 
     name = "highcard"
@@ -45,7 +46,7 @@ class HighCard(games.Game):
                 raise InputError(f"{label}: missing column Card2")
         return ("Card1", "Card2")
 
-    def score(self, table: pa.Table, columns: tuple[str, ...], *, best_five: bool = False) -> games.Scored:
+    def score(self, table: pa.Table, columns: tuple[str, ...], *, best_five: bool = False) -> base.Scored:
         texts = [pc.utf8_trim_whitespace(table.column(name)).to_pylist() for name in columns]
         codes, reasons = np.zeros((2, table.num_rows), dtype=np.int64), np.full(table.num_rows, None, object)
         for seat, values in enumerate(texts):
@@ -60,10 +61,10 @@ class HighCard(games.Game):
         categories = (ranks >= 7).astype(np.int8)
         results = pa.table({"card1": table.column("Card1").filter(pa.array(ok)),
                             "card2": table.column("Card2").filter(pa.array(ok)),
-                            "winner": games.category_column(outcome, OUTCOMES)})
+                            "winner": base.category_column(outcome, OUTCOMES)})
         tally = Tally.of_deals(self.categories, categories, np.stack([outcome != 1, outcome != 0]))
         counts = np.bincount(outcome, minlength=3)
-        return games.Scored(results, ok, reasons, tally, outcome, np.asarray(OUTCOMES, dtype=object),
+        return base.Scored(results, ok, reasons, tally, outcome, np.asarray(OUTCOMES, dtype=object),
                             dict(zip(OUTCOMES, counts.tolist())))
 
     def exact_counts(self, cards: int | None = None) -> dict[str, int]:
@@ -85,9 +86,9 @@ class HighCard(games.Game):
 
 @pytest.fixture
 def highcard():
-    game = games.register(HighCard())
+    game = registry.register(HighCard())
     yield game
-    games.unregister(game.name)
+    registry.unregister(game.name)
 
 
 def test_a_toy_game_runs_end_to_end(runner, tmp_path, highcard):
@@ -125,8 +126,8 @@ def test_a_toy_game_is_generated_and_scored(runner, tmp_path, highcard):
 
 
 def test_the_registry_knows_the_built_in_games():
-    assert set(games.names()) >= {"holdem", "larvis"}
-    assert games.detect("x.csv", ("Hand1", "Hand2")).name == "larvis"
-    assert games.detect("x.csv", ("board", "p1")).name == "holdem"
+    assert set(registry.names()) >= {"holdem", "larvis"}
+    assert registry.detect("x.csv", ("Hand1", "Hand2")).name == "larvis"
+    assert registry.detect("x.csv", ("board", "p1")).name == "holdem"
     with pytest.raises(InputError, match="x.csv: cannot tell the game"):
-        games.detect("x.csv", ("a", "b"))
+        registry.detect("x.csv", ("a", "b"))

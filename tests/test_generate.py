@@ -1,4 +1,4 @@
-"""Tests for pipeline.generate: reproducible random archives from a real deck.
+"""Tests for pipeline.runs.generate: reproducible random archives from a real deck.
 
 Outputs are read back with plain Python (csv, gzip, a small card parser
 written here) so the checks do not lean on the code they check.
@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.generate import BLOCK_ROWS, generate
+from pipeline.runs.generate import BLOCK_ROWS, generate
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"

@@ -8,7 +8,8 @@ import itertools
 import numpy as np
 import pytest
 
-from pipeline import cards, holdem
+from pipeline.games.holdem import parse_deals
+from pipeline.poker import cards, holdem
 
 from .rules import best_value as reference_best
 from .rules import five_card_value as reference_five
@@ -131,7 +132,7 @@ def test_parse_deals_reasons():
                       "Ah  Kd 2c 3s Xh ", "Ah Kd 2c 3s Xh"])
     p1 = pa.array(["As Ad", "As Ad", "Ah 2d", "As Ad", "As Ad", None])
     p2 = pa.array([None, "", "", None, "Qs  Qd", ""])
-    deals = holdem.parse_deals(board, [p1, p2])
+    deals = parse_deals(board, [p1, p2])
     reasons = deals.reasons.tolist()
     assert reasons[0] is None and reasons[4] is None
     assert "4 cards, expected 5" in reasons[1]

@@ -31,9 +31,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline import holdem, readers
 from pipeline.cli import cli
-from pipeline.runner import Run
+from pipeline.formats import readers
+from pipeline.games import holdem
+from pipeline.runs.runner import Run
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"

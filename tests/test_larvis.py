@@ -10,7 +10,8 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from pipeline import larvis
+from pipeline.games import larvis as larvis_game
+from pipeline.poker import larvis
 
 from .conftest import DATA
 
@@ -76,7 +77,7 @@ def test_the_order_of_the_cards_never_matters():
 def test_spec_table_through_compare(spec_games):
     assert len(spec_games) == 40
     for game in spec_games:
-        assert larvis.compare(game["Hand1"], game["Hand2"]) == game["Winner"], game
+        assert larvis_game.compare(game["Hand1"], game["Hand2"]) == game["Winner"], game
 
 
 def test_independent_sample_through_compare():
@@ -84,7 +85,7 @@ def test_independent_sample_through_compare():
         games = list(csv.DictReader(handle))
     assert len(games) == 400
     for game in games:
-        assert larvis.compare(game["Hand1"], game["Hand2"]) == game["Winner"], game
+        assert larvis_game.compare(game["Hand1"], game["Hand2"]) == game["Winner"], game
 
 
 @pytest.mark.parametrize("hand, reason", [
@@ -97,11 +98,11 @@ def test_independent_sample_through_compare():
 ])
 def test_bad_hands_are_refused_with_their_reason(hand, reason):
     with pytest.raises(ValueError, match=reason):
-        larvis.compare(hand, "22345")
+        larvis_game.compare(hand, "22345")
 
 
 def test_ten_may_be_written_x():
-    assert larvis.compare("XXJJ2", "TTJJ2") == "Tie"
+    assert larvis_game.compare("XXJJ2", "TTJJ2") == "Tie"
 
 
 @pytest.mark.parametrize("ranks, message", [
@@ -118,8 +119,8 @@ def test_hand_keys_refuses_impossible_input(ranks, message):
 
 @pytest.mark.parametrize("padded", [" AAAQQ ", "AAAQQ\t", "\u00a0AAAQQ"])
 def test_surrounding_spaces_are_trimmed_as_in_holdem(padded):
-    assert larvis.hand_problem(padded) is None
-    ranks, reasons = larvis.parse_hands(pa.array([padded, "AAAQQ"]), label="Hand1")
+    assert larvis_game.hand_problem(padded) is None
+    ranks, reasons = larvis_game.parse_hands(pa.array([padded, "AAAQQ"]), label="Hand1")
     assert reasons.tolist() == [None, None]
     assert (ranks[0] == ranks[1]).all()
-    assert larvis.compare(padded, "QQAAA") == "Tie"
+    assert larvis_game.compare(padded, "QQAAA") == "Tie"

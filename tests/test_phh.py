@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pipeline.runner import Run
+from pipeline.runs.runner import Run
 
 from .rules import best_value
 

@@ -13,8 +13,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from pipeline import games, holdem, larvis
-from pipeline.probabilities import (
+from pipeline.games import registry
+from pipeline.poker import holdem, larvis
+from pipeline.runs.report import (
     exact_counts,
     exact_shares,
     goodness_of_fit,
@@ -39,7 +40,7 @@ LARVIS_5 = {
 }
 
 #: (game, cards) pairs with exact counts, from the registry.
-SUPPORTED = [(name, k) for name in games.names() for k in games.get(name).exact_hand_sizes]
+SUPPORTED = [(name, k) for name in registry.names() for k in registry.get(name).exact_hand_sizes]
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import cli
-from pipeline.generate import generate
-from pipeline.publish import OUTPUT_NAMES, OutputSet
+from pipeline.formats.publish import OUTPUT_NAMES, OutputSet
+from pipeline.runs.generate import generate
 
 LOCAL_SET = {"winners.csv", "rejects.csv", "summary.json", "categories.csv", "ties.csv"}
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from pipeline.cli import cli
-from pipeline.generate import generate
+from pipeline.runs.generate import generate
 
 from .conftest import DATA, RAW
 

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline.probabilities import ReportPart, goodness_of_fit, report_json
-from pipeline.runner import Totals
-from pipeline.statistics import MAX_SEATS, Tally
+from pipeline.games.tally import MAX_SEATS, Tally
+from pipeline.runs.report import ReportPart, goodness_of_fit, report_json
+from pipeline.runs.runner import Totals
 
 CATEGORIES = ("Low", "Mid", "High")
 

@@ -10,8 +10,8 @@ import time
 import pytest
 
 from pipeline.cli import cli
-from pipeline.generate import generate
-from pipeline.threads import available_cores, run_ordered
+from pipeline.runs.generate import generate
+from pipeline.runs.threads import available_cores, run_ordered
 
 TIMING = ("elapsed_seconds", "rows_per_second")
 

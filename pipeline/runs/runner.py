@@ -1,15 +1,18 @@
 """The run: readers, then the vectorized scoring, then writers, batch by batch.
 
+Layer: runs (:mod:`pipeline.runs`); imports :mod:`~pipeline.runs.threads`,
+the formats, the games and the foundation modules, never the command line.
+
 This module owns ``pokerpipe run``: it resolves the inputs, asks the game
 registry which game they hold (:func:`scoring_for`), streams every source
 through the game's scoring in batches of bounded size, appends winners and
 rejects as it goes and, at the end, writes the statistics and
 ``summary.json``.  Memory is bounded by the batch size, not by the archive.
 Where a run runs is an :class:`Engine`: :class:`LocalEngine` here (every
-core of this process) or :class:`pipeline.cluster.DaskEngine`; both call
+core of this process) or :class:`pipeline.runs.cluster.DaskEngine`; both call
 the same per-batch work (:meth:`Scoring.process_batch`: scoring, rejects,
 statistics) and close with the same outputs (:meth:`Run.finish`), published
-as one set (:mod:`pipeline.publish`).
+as one set (:mod:`pipeline.formats.publish`).
 
 Row numbers
 -----------
@@ -34,13 +37,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline import games, phh, readers
 from pipeline.errors import InputError, UsageError
-from pipeline.games import Scored
-from pipeline.publish import OutputSet
-from pipeline.statistics import Tally
-from pipeline.threads import available_cores, run_ordered
-from pipeline.writers import FORMATS, TableWriter, write_json, write_table
+from pipeline.formats import phh, readers
+from pipeline.formats.publish import OutputSet
+from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, Source
+from pipeline.formats.writers import FORMATS, TableWriter, write_json, write_table
+from pipeline.games import registry
+from pipeline.games.base import Scored
+from pipeline.games.tally import Tally
+from pipeline.runs.threads import available_cores, run_ordered
 
 REJECT_SCHEMA = pa.schema([("row", pa.int64()), ("source", pa.string()),
                            ("source_row", pa.int64()), ("line", pa.int64()),
@@ -102,7 +107,7 @@ class Totals:
 
     @classmethod
     def empty(cls, game: str) -> Totals:
-        return cls(Tally.zeros(games.get(game).categories))
+        return cls(Tally.zeros(registry.get(game).categories))
 
     @property
     def rejected(self) -> int:
@@ -141,7 +146,7 @@ class Scoring:
     """How a run scores a batch: the game, its columns and the expected column.
 
     The one place of the per-batch work, shared by the local engine
-    (:meth:`Run.execute`) and the cluster engine (:mod:`pipeline.cluster`);
+    (:meth:`Run.execute`) and the cluster engine (:mod:`pipeline.runs.cluster`);
     small and picklable, so it travels to cluster workers.
     """
 
@@ -157,7 +162,7 @@ class Scoring:
         return tuple(name for name in self.columns if name != self.expected and name not in self.carried)
 
     def score(self, table: pa.Table) -> Scored:
-        return games.get(self.game).score(table, self.game_columns, best_five=self.best_five)
+        return registry.get(self.game).score(table, self.game_columns, best_five=self.best_five)
 
     @property
     def quote_winners(self) -> bool:
@@ -175,7 +180,7 @@ class Scoring:
             schema = schema.append(pa.field(name, pa.string()))
         return schema
 
-    def process_batch(self, source: readers.Source, batch: readers.Batch, offset: int) -> BatchOutcome:
+    def process_batch(self, source: Source, batch: Batch, offset: int) -> BatchOutcome:
         """Score one batch of ``source`` whose rows follow ``offset`` rows of the run."""
         scored = self.score(batch.table)
         rows = batch.rows + offset
@@ -193,7 +198,7 @@ class Scoring:
         totals.scored = int(scored.ok.sum())
         totals.blank_lines = batch.blank_lines
         totals.span = batch_span(batch)
-        return BatchOutcome(results, self._rejects(source, batch, scored, offset), totals)
+        return BatchOutcome(results, self.rejects(source, batch, scored, offset), totals)
 
     @staticmethod
     def _check(expected: pa.ChunkedArray, got: np.ndarray, rows: np.ndarray) -> Mismatches:
@@ -206,8 +211,8 @@ class Scoring:
                       for index in np.flatnonzero(differ)[:MISMATCHES_KEPT])
         return Mismatches(int(given.sum()), int(differ.sum()), first)
 
-    def _rejects(self, source: readers.Source, batch: readers.Batch, scored: Scored,
-                 offset: int) -> pa.Table:
+    def rejects(self, source: Source, batch: Batch, scored: Scored, offset: int) -> pa.Table:
+        """The rejects table of a scored batch: its unreadable lines and the rows the game refused."""
         bad = np.flatnonzero(~scored.ok)
         if not bad.size and not batch.unreadable:  # the common case: skip joining every row's text
             return REJECT_SCHEMA.empty_table()
@@ -234,7 +239,7 @@ class Scoring:
         }, schema=REJECT_SCHEMA)
 
 
-def batch_span(batch: readers.Batch) -> int:
+def batch_span(batch: Batch) -> int:
     """The highest source row of a batch (rows read or unreadable), 0 if it has none."""
     if not len(batch.rows) and not batch.unreadable:
         return batch.last_row
@@ -252,7 +257,7 @@ def reject_lines(rejects: pa.Table) -> list[str]:
     return lines
 
 
-def source_record(source: readers.Source, first_row: int, totals: Totals) -> dict[str, Any]:
+def source_record(source: Source, first_row: int, totals: Totals) -> dict[str, Any]:
     """The summary's entry of one input."""
     return {"path": str(source.path), "format": source.format, "size_bytes": source.size,
             "first_row": first_row, "rows": totals.read, "scored": totals.scored,
@@ -284,13 +289,13 @@ def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None,
         Inputs of different games, or an input without a column its game needs.
     """
     if game is None:
-        detected = {label: games.detect(label, names) for label, names in columns.items()}
+        detected = {label: registry.detect(label, names) for label, names in columns.items()}
         if len({played.name for played in detected.values()}) > 1:
             listing = ", ".join(f"{label} is {played.name}" for label, played in detected.items())
             raise InputError(f"inputs mix games ({listing}): run each game separately or pass --game")
         played = next(iter(detected.values()))
     else:
-        played = games.get(game)
+        played = registry.get(game)
     read = played.input_columns(columns)
     expected: str | None = played.expected_column
     if any(expected in names for names in columns.values()):
@@ -320,13 +325,13 @@ class Run:
 
     def __init__(self, inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                  output_format: str = "csv", game: str | None = None, best_five: bool = False,
-                 batch_rows: int = readers.DEFAULT_BATCH_ROWS, threads: int | None = None,
+                 batch_rows: int = DEFAULT_BATCH_ROWS, threads: int | None = None,
                  on_progress: Callable[[int, float], None] | None = None,
                  on_reject: Callable[[str], None] | None = None) -> None:
         if output_format not in FORMATS:
             raise UsageError(f"unknown output format {output_format!r}: expected csv or parquet")
         if game is not None:
-            games.get(game)  # an unknown game is a usage error before any input is read
+            registry.get(game)  # an unknown game is a usage error before any input is read
         if batch_rows < 1:
             raise UsageError(f"batch_rows must be at least 1, got {batch_rows}")
         if threads is not None and threads < 1:
@@ -407,7 +412,7 @@ class Engine(Protocol):
 @dataclass(frozen=True)
 class LocalEngine:
     """This process: batches read in this thread, scored on ``threads`` threads and written
-    by one more, in input order (:func:`pipeline.threads.run_ordered`), so the outputs do
+    by one more, in input order (:func:`pipeline.runs.threads.run_ordered`), so the outputs do
     not depend on the number of threads."""
 
     threads: int = 1
@@ -443,21 +448,21 @@ class LocalEngine:
                               winners=winners_name)
 
 
-def stream_sources(sources: Sequence[readers.Source], columns: tuple[str, ...], *, batch_rows: int,
-                   threads: int, process: Callable[[readers.Source, readers.Batch, int], Processed],
+def stream_sources(sources: Sequence[Source], columns: tuple[str, ...], *, batch_rows: int,
+                   threads: int, process: Callable[[Source, Batch, int], Processed],
                    consume: Callable[[int, Processed], None]) -> list[int]:
     """Read every source in batches, ``process`` each, ``consume`` the results in input order.
 
     ``process(source, batch, offset)`` gets the rows the run read before the
     source (``offset``), and runs on up to ``threads`` threads
-    (:func:`pipeline.threads.run_ordered`); ``consume(place, result)`` gets
+    (:func:`pipeline.runs.threads.run_ordered`); ``consume(place, result)`` gets
     the source's place among ``sources``.  Returns each source's first row
     number in the run: a source's rows follow the highest row of the one
     before it.
     """
     first_rows: list[int] = []
 
-    def read() -> Iterator[tuple[int, readers.Source, readers.Batch, int]]:
+    def read() -> Iterator[tuple[int, Source, Batch, int]]:
         next_row = 1
         for place, source in enumerate(sources):
             first_rows.append(next_row)
@@ -467,7 +472,7 @@ def stream_sources(sources: Sequence[readers.Source], columns: tuple[str, ...], 
                 yield place, source, batch, next_row - 1
             next_row += span
 
-    def work(item: tuple[int, readers.Source, readers.Batch, int]) -> tuple[int, Processed]:
+    def work(item: tuple[int, Source, Batch, int]) -> tuple[int, Processed]:
         place, source, batch, offset = item
         return place, process(source, batch, offset)
 
@@ -475,7 +480,7 @@ def stream_sources(sources: Sequence[readers.Source], columns: tuple[str, ...], 
     return first_rows
 
 
-def summarize(game: str, sources: Sequence[readers.Source], first_rows: list[int],
+def summarize(game: str, sources: Sequence[Source], first_rows: list[int],
               per_source: list[Totals]) -> tuple[Totals, list[dict[str, Any]]]:
     """A run's totals and its ``inputs`` entries from each source's totals, in input order."""
     totals = Totals.empty(game)

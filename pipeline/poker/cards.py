@@ -1,9 +1,15 @@
-"""Cards: symbols, integer codes and the array tools both games score with.
+"""Cards: the deck, symbols, integer codes and the array tools both games score with.
+
+Layer: pure evaluation (:mod:`pipeline.poker`), its lowest module; imports
+only the foundation modules (:mod:`pipeline.errors`, :mod:`pipeline.text`).
 
 This module owns everything that is about a card rather than about a game:
 
-* the rank and suit symbols and their integer codes,
-* lookup tables that turn raw text bytes into codes in one vectorized step,
+* the deck (``DECK_SIZE``), the rank and suit symbols and their integer codes,
+* lookup tables that turn raw text bytes into codes in one vectorized step
+  (whole columns of card text are :mod:`pipeline.poker.notation`'s),
+* a card as a bit of a 64-bit mask, and the "card dealt twice" check
+  (:func:`all_distinct`),
 * the sorting network and the multiset index that map a hand of ranks to a
   small integer, whatever the order its cards came in,
 * the grouping of a five-card rank multiset (quads, full house, ...) that
@@ -38,7 +44,14 @@ from pipeline.text import shown
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
+DECK_SIZE = len(RANKS) * len(SUITS)
 INVALID = 255
+#: Rank index -> its symbol byte, and suit index -> its symbol byte (ten written T).
+RANK_BYTES = np.frombuffer(RANKS.encode("ascii"), np.uint8)
+SUIT_BYTES = np.frombuffer(SUITS.encode("ascii"), np.uint8)
+#: Card code -> a bit of its own in a 64-bit mask; code ``DECK_SIZE`` (no
+#: card: an empty seat, a board card not dealt yet) has none.
+CARD_BIT = np.append(np.left_shift(np.uint64(1), np.arange(DECK_SIZE, dtype=np.uint64)), np.uint64(0))
 
 #: Byte value -> rank index, INVALID for any byte that is not a rank symbol.
 RANK_OF_BYTE = np.full(256, INVALID, dtype=np.uint8)
@@ -178,7 +191,13 @@ def sort_columns(columns: list[np.ndarray]) -> list[np.ndarray]:
 
 
 @cache
-def _multiset_weights(k: int) -> np.ndarray:
+def multiset_weights(k: int) -> np.ndarray:
+    """Weights of the multiset index: ``index = sum_i weights[i, ranks[i]]`` over sorted ranks.
+
+    Returns
+    -------
+    weights : ndarray of shape (k, 13), dtype int32
+    """
     # Combinatorial number system: ascending a_0 <= ... <= a_{k-1} becomes
     # the strictly increasing a_i + i, whose index is sum C(a_i + i, i + 1).
     return np.array([[comb(rank + i, i + 1) for rank in range(len(RANKS))]
@@ -193,7 +212,7 @@ _FOLD = 4
 
 @cache
 def _partial_sums(k: int, start: int, width: int) -> NDArray[np.int32]:
-    weights = _multiset_weights(k)[start:start + width]
+    weights = multiset_weights(k)[start:start + width]
     grid = np.indices((len(RANKS),) * width).reshape(width, -1)
     sums: NDArray[np.int32] = weights[np.arange(width)[:, None], grid].sum(axis=0).astype(np.int32)
     return sums
@@ -403,3 +422,34 @@ def digits_value(ordered: np.ndarray) -> np.ndarray:
     for column in np.asarray(ordered, dtype=np.int64).T:
         value = value * len(RANKS) + column
     return value
+
+
+def all_distinct(columns: list[np.ndarray]) -> NDArray[np.bool_]:
+    """True for each row whose cards are all different.
+
+    Parameters
+    ----------
+    columns : list of ndarrays of shape (n,), integer
+        The card codes of every row, one array per card, in 0..DECK_SIZE;
+        ``DECK_SIZE`` marks a place without a card (an empty seat, a board
+        card not dealt yet).
+
+    Returns
+    -------
+    distinct : ndarray of shape (n,), dtype bool
+
+    Examples
+    --------
+    >>> all_distinct([np.array([0, 5, 0]), np.array([1, 5, DECK_SIZE]), np.array([DECK_SIZE] * 3)]).tolist()
+    [True, False, True]
+    """
+    # Every card of a row is a distinct bit of one 64-bit mask, so a card
+    # dealt twice leaves fewer bits than cards.
+    n = len(columns[0]) if columns else 0
+    seen = np.zeros(n, dtype=np.uint64)
+    dealt = np.zeros(n, dtype=np.uint8)
+    for column in columns:
+        seen |= CARD_BIT[column]
+        dealt += column < DECK_SIZE
+    distinct: NDArray[np.bool_] = np.bitwise_count(seen) == dealt
+    return distinct

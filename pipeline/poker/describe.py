@@ -1,5 +1,8 @@
 """Best five cards and descriptions: what a hand is, as a player says it.
 
+Layer: pure evaluation (:mod:`pipeline.poker`); imports the cards, their
+notation and the keys of both games, nothing above.
+
 This module owns ``pokerpipe run --best-five``: for every hand, the five
 cards of its best hand ordered by significance (``Kh Kd Kc 7s 7h``) and a
 description ("Full House, Kings full of Sevens").
@@ -21,16 +24,12 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
-from pipeline import cards, holdem, larvis
+from pipeline.poker import cards, holdem, larvis, notation
 
 RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen",
               "King", "Ace")
 RANK_PLURALS = tuple(name + ("es" if name == "Six" else "s") for name in RANK_NAMES)
 ROYAL_FLUSH = "Royal Flush"
-_SEPARATOR = " "
-_RANK_BYTES = np.frombuffer(cards.RANKS.encode(), dtype=np.uint8)
-_SUIT_BYTES = np.frombuffer(cards.SUITS.encode(), dtype=np.uint8)
-_TEXT_WIDTH = 3 * holdem.BEST_OF - 1  # "Kh Kd Kc 7s 7h"
 # Four suit bits -> the highest suit present (spades first), 0 when none.
 _HIGHEST_SUIT = np.array([max((s for s in range(4) if bits >> s & 1), default=0) for bits in range(16)],
                          dtype=np.int64)
@@ -94,7 +93,7 @@ def holdem_patterns() -> np.ndarray:
     ordered = ordered.copy()
     wheel = (hands == np.array(cards.WHEEL)).all(axis=1)
     ordered[wheel] = [3, 2, 1, 0, 12]  # the ace plays low
-    plain, suited, _ = holdem._five_card_tables()
+    plain, suited, _ = holdem.five_card_tables()
     patterns = np.zeros((holdem.flush_table().max() + 1, holdem.BEST_OF), dtype=np.int8)
     for keys in (plain, suited):
         patterns[keys[keys > 0]] = ordered[keys > 0]
@@ -138,7 +137,7 @@ def descriptions(keys: np.ndarray, *, present: np.ndarray | None = None) -> pa.A
     Parameters
     ----------
     keys : ndarray of shape (n,), integer
-        Hold'em keys, as from :func:`pipeline.holdem.hand_keys`.
+        Hold'em keys, as from :func:`pipeline.poker.holdem.hand_keys`.
     present : ndarray of shape (n,), dtype bool, optional
         False where there is no hand (the value is null).
 
@@ -176,7 +175,7 @@ def best_five(hands: np.ndarray, keys: np.ndarray) -> np.ndarray:
     hands : ndarray of shape (n, k), integer
         Card codes, k >= 5, all distinct in a row.
     keys : ndarray of shape (n,), integer
-        Each row's key, as from :func:`pipeline.holdem.hand_keys`; a row of
+        Each row's key, as from :func:`pipeline.poker.holdem.hand_keys`; a row of
         key 0 gets arbitrary cards.
 
     Returns
@@ -199,9 +198,9 @@ def best_five(hands: np.ndarray, keys: np.ndarray) -> np.ndarray:
 
 def _card_mask(columns: list[np.ndarray]) -> NDArray[np.uint64]:
     """Cards as bits of one uint64 per row: bit ``code`` (four suit bits per rank)."""
-    mask: NDArray[np.uint64] = holdem._CARD_BIT[columns[0]]
+    mask: NDArray[np.uint64] = cards.CARD_BIT[columns[0]]
     for column in columns[1:]:
-        mask |= holdem._CARD_BIT[column]
+        mask |= cards.CARD_BIT[column]
     return mask
 
 
@@ -211,7 +210,7 @@ def _pattern_shifts() -> np.ndarray:
     return np.ascontiguousarray(holdem_patterns().T.astype(np.int64) << 2)
 
 
-_CLEAR = ~holdem._CARD_BIT
+_CLEAR = ~cards.CARD_BIT
 _CACHE_ROWS = 1 << 15
 _FLUSH = list(holdem.CATEGORIES).index(holdem.Category.FLUSH)
 _STRAIGHT_FLUSH = list(holdem.CATEGORIES).index(holdem.Category.STRAIGHT_FLUSH)
@@ -226,8 +225,8 @@ def _best_of(mask: np.ndarray, keys: np.ndarray, columns: list[np.ndarray]) -> n
     mask = mask.copy()
     if flush.size:
         # Only a flush or a straight flush needs the suit: keep just its cards.
-        counts = sum(holdem._suit_counts(column[flush]) for column in columns)
-        suit = holdem._flush_suit()[counts].astype(np.uint64)
+        counts = sum(holdem.suit_counts(column[flush]) for column in columns)
+        suit = holdem.flush_suit_table()[counts].astype(np.uint64)
         mask[flush] &= np.uint64(0x1111111111111) << suit
     # Indices kept as intp throughout: numpy converts any other index array
     # before every look-up, a whole extra pass each time.  Rows go in chunks
@@ -243,46 +242,6 @@ def _best_of(mask: np.ndarray, keys: np.ndarray, columns: list[np.ndarray]) -> n
             best[place, rows] = code
             chunk_mask &= _CLEAR[code]
     return best.T
-
-
-def cards_text(codes: np.ndarray, *, present: np.ndarray | None = None) -> pa.Array:
-    """Rows of five card codes as text, ``"Kh Kd Kc 7s 7h"``, without a loop over rows.
-
-    >>> cards_text(np.array([[51, 50, 0, 1, 2]]), present=np.array([True])).to_pylist()
-    ['As Ah 2c 2d 2h']
-    """
-    n = len(codes)
-    # A row's 14 bytes are written as three little-endian words, 8 + 4 + 2
-    # bytes ("Kh Kd Kc", " 7s ", "7h"), each looked up by card code.
-    words = np.empty(n, dtype=np.dtype([("head", "<u8"), ("middle", "<u4"), ("tail", "<u2")]))
-    head, middle, tail = _text_words()
-    columns = [np.ascontiguousarray(codes[:, place]) for place in range(holdem.BEST_OF)]
-    first = head[0][columns[0]]
-    first |= head[1][columns[1]]
-    first |= head[2][columns[2]]
-    words["head"] = first
-    words["middle"] = middle[columns[3]]
-    words["tail"] = tail[columns[4]]
-    offsets = np.arange(n + 1, dtype=np.int32) * _TEXT_WIDTH
-    validity = None
-    null_count = 0
-    if present is not None and not present.all():
-        validity = pa.py_buffer(np.packbits(present, bitorder="little"))
-        null_count = int((~present).sum())
-    return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(words), validity, null_count)
-
-
-@cache
-def _text_words() -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
-    """Per card code: its share of a row's first 8 bytes in each of three
-    places, and the middle (4 bytes) and last (2 bytes) words."""
-    code = np.arange(len(cards.CARD_TEXT))
-    text = _RANK_BYTES[code >> 2].astype(np.uint64) | _SUIT_BYTES[code & 3].astype(np.uint64) << np.uint64(8)
-    space = np.uint64(ord(_SEPARATOR))
-    head = [text | space << np.uint64(16), (text | space << np.uint64(16)) << np.uint64(24),
-            text << np.uint64(48)]
-    middle = (space | text << np.uint64(8) | space << np.uint64(24)).astype(np.uint32)
-    return head, middle, text.astype(np.uint16)
 
 
 def deal_columns(board: np.ndarray, holes: np.ndarray, keys: np.ndarray, seated: np.ndarray,
@@ -311,7 +270,7 @@ def deal_columns(board: np.ndarray, holes: np.ndarray, keys: np.ndarray, seated:
         hole = [np.ascontiguousarray(holes[:, seat, i]) for i in range(2)]
         seat_keys = np.where(present, keys[:, seat], 0)
         best = _best_of(board_mask | _card_mask(hole), seat_keys, board_columns + hole)
-        result.append({f"{name}_best": cards_text(best, present=present),
+        result.append({f"{name}_best": notation.cards_text(best, present=present),
                        f"{name}_hand": descriptions(seat_keys, present=present)})
     return result
 

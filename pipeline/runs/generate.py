@@ -1,5 +1,8 @@
 """Generate: reproducible random archives dealt from a real deck.
 
+Layer: runs (:mod:`pipeline.runs`); imports the formats, the games, pure
+evaluation and the foundation modules.
+
 This module owns synthetic input for the rest of the pipeline: hold'em deal
 archives and Larvis games files of any size, written as CSV (plain or
 compressed), Parquet or, for hold'em, a contest file, all from a seed.
@@ -41,43 +44,38 @@ longer one.  The same arguments give a byte-identical CSV or contest file.
 
 Memory is bounded by ``batch_rows`` (about 250 bytes per six-player row at
 the peak), whatever ``rows`` is; every file is written under a temporary
-name and renamed into place only when complete (:mod:`pipeline.writers`).
+name and renamed into place only when complete (:mod:`pipeline.formats.writers`).
 """
 
 from __future__ import annotations
 
 import operator
 import os
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from pipeline import cards, games, readers
 from pipeline.errors import UsageError
-from pipeline.writers import TableWriter, atomic_path, csv_write_options
-
-DECK_SIZE = len(cards.RANKS) * len(cards.SUITS)
+from pipeline.formats import readers
+from pipeline.formats.sources import COMPRESSIONS
+from pipeline.formats.writers import TableWriter, atomic_path, csv_write_options
+from pipeline.games import registry
+from pipeline.poker import cards
 
 #: Rows dealt from one generator; a block is the unit of reproducibility.
 BLOCK_ROWS = 1 << 16
 
 #: Compressed CSV extensions and their pyarrow codec names.
 CSV_SUFFIX = readers.CSV_SUFFIXES[0]
-CSV_CODECS = {f"{CSV_SUFFIX}{suffix}": codec for suffix, codec in readers.COMPRESSIONS.items()}
+CSV_CODECS = {f"{CSV_SUFFIX}{suffix}": codec for suffix, codec in COMPRESSIONS.items()}
 CONTEST_EXTENSIONS = readers.CONTEST_SUFFIXES
 EXTENSIONS = (CSV_SUFFIX, *CSV_CODECS, readers.PARQUET_SUFFIXES[0], *CONTEST_EXTENSIONS)
 
 # A StringArray addresses its bytes with int32 offsets; a batch must fit.
 _MAX_COLUMN_BYTES = 2**31 - 1
 
-_SPACE = ord(" ")
-#: Card code -> its two bytes, ten written T (archives) or X (contest files).
-CARD_BYTES = np.frombuffer("".join(cards.CARD_TEXT).encode("ascii"), np.uint8).reshape(DECK_SIZE, 2)
-CONTEST_CARD_BYTES = np.frombuffer("".join(cards.CARD_TEXT).replace("T", "X").encode("ascii"),
-                                    np.uint8).reshape(DECK_SIZE, 2)
 
 
 def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int = 6, seed: int = 0,
@@ -115,7 +113,7 @@ def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int
     rows = _whole_number("rows", rows, minimum=0)
     seed = _whole_number("seed", seed, minimum=0)
     batch_rows = _whole_number("batch_rows", batch_rows, minimum=1)
-    played = games.get(game)
+    played = registry.get(game)
     if played.max_players is not None:
         players = _whole_number("players", players, minimum=1)
         if players > played.max_players:
@@ -212,46 +210,16 @@ class _Dealer:
 def _shuffle_block(seed: int, block: int, dealt_per_row: int) -> np.ndarray:
     """Deal ``dealt_per_row`` cards to each of BLOCK_ROWS rows, one deck each."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
-    deck = np.empty((BLOCK_ROWS, DECK_SIZE), dtype=np.uint8)
-    deck[:] = np.arange(DECK_SIZE, dtype=np.uint8)
+    deck = np.empty((BLOCK_ROWS, cards.DECK_SIZE), dtype=np.uint8)
+    deck[:] = np.arange(cards.DECK_SIZE, dtype=np.uint8)
     flat = deck.reshape(-1)
-    row_start = np.arange(0, BLOCK_ROWS * DECK_SIZE, DECK_SIZE, dtype=np.intp)
+    row_start = np.arange(0, BLOCK_ROWS * cards.DECK_SIZE, cards.DECK_SIZE, dtype=np.intp)
     index = np.empty(BLOCK_ROWS, dtype=np.intp)
     dealt = np.empty((dealt_per_row, BLOCK_ROWS), dtype=np.uint8)
     for i in range(dealt_per_row):
-        chosen = rng.integers(i, DECK_SIZE, size=BLOCK_ROWS, dtype=np.uint8)
+        chosen = rng.integers(i, cards.DECK_SIZE, size=BLOCK_ROWS, dtype=np.uint8)
         np.add(row_start, chosen, out=index)
         dealt[i] = flat[index]
         # Position i is never read again, so half a swap is enough.
         flat[index] = deck[:, i]
     return dealt
-
-
-def put_cards(matrix: np.ndarray, column: int, codes: np.ndarray, table: np.ndarray,
-               end: int | None) -> None:
-    """Write cards as text into ``matrix`` from ``column``, space separated.
-
-    ``codes`` has shape (k, n); k cards take 3k - 1 bytes, plus ``end`` if given.
-    """
-    # Gathering one uint16 per card is three times faster than a (52, 2) row.
-    pairs = np.ascontiguousarray(table).view(np.uint16).ravel()
-    for c, row in enumerate(codes):
-        at = column + 3 * c
-        matrix[:, at:at + 2] = pairs[row].view(np.uint8).reshape(-1, 2)
-        if c < len(codes) - 1:
-            matrix[:, at + 2] = _SPACE
-        elif end is not None:
-            matrix[:, at + 2] = end
-
-
-@lru_cache(maxsize=8)
-def _fixed_offsets(n: int, width: int) -> pa.Buffer:
-    return pa.py_buffer(np.arange(0, (n + 1) * width, width, dtype=np.int32))
-
-
-def string_column(matrix: np.ndarray) -> pa.StringArray:
-    """A StringArray of the rows of a fixed-width byte matrix, without copying them."""
-    n, width = matrix.shape
-    data = np.ascontiguousarray(matrix)
-    offsets = _fixed_offsets(n, width) if n else pa.py_buffer(np.zeros(1, np.int32))
-    return pa.StringArray.from_buffers(n, offsets, pa.py_buffer(data))

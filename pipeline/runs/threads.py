@@ -1,5 +1,8 @@
 """Threads: a stream of batches read, scored and written at once, in input order.
 
+Layer: runs (:mod:`pipeline.runs`), its lowest module; imports nothing of the
+package.
+
 This module owns the local engine's use of several cores.  numpy and
 pyarrow release the GIL in their loops, so reading the next batch, scoring
 the ones after it and writing the one before can run side by side::

@@ -1,4 +1,7 @@
-"""Statistics: category frequencies, wins and ties, merged across batches.
+"""Tally: category frequencies, wins and ties, merged across batches.
+
+Layer: games (:mod:`pipeline.games`), its lowest module; imports nothing
+of the package.
 
 This module owns the summary statistics of a run, for both games.  A
 :class:`Tally` is a set of count arrays; scoring a batch makes one, and
@@ -28,9 +31,10 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
-#: The most players a row of any game seats (hold'em's ten, ``holdem.MAX_PLAYERS``): the
-#: bound of every table here.
+#: The most players a row of any game seats (hold'em's ten): the bound of
+#: every table here.
 MAX_SEATS = 10
+
 Counts: TypeAlias = NDArray[np.int64]
 
 

@@ -1,5 +1,8 @@
 """Writers: every file the pipeline produces, written atomically.
 
+Layer: formats and I/O (:mod:`pipeline.formats`); imports
+:mod:`~pipeline.formats.publish` and the foundation modules.
+
 This module owns output: the winners table (CSV or Parquet, written batch by
 batch), the rejects file, summary.json and the statistics tables.  Each file
 is written under a temporary name in its own folder and renamed into place
@@ -24,7 +27,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline.errors import OutputError, UsageError, os_reason
-from pipeline.publish import remove_stale
+from pipeline.formats.publish import remove_stale
 
 FORMATS = ("csv", "parquet")
 
@@ -36,7 +39,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     On an exception the temporary file is removed and ``path`` is untouched.
     The temporary file is held under an ``flock`` while it is written, so
     that the next write of the same path can remove what a killed process
-    left (:func:`pipeline.publish.remove_stale`).  An OS error (no space,
+    left (:func:`pipeline.formats.publish.remove_stale`).  An OS error (no space,
     read-only, permission) becomes an :class:`~pipeline.errors.OutputError`
     naming the path.
     """

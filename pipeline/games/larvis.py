@@ -1,135 +1,33 @@
-"""Larvis: suitless five-card poker, two hands head to head.
+"""Larvis as a game: hands written as rank symbols in, the winner of each game out.
 
-This module owns the Larvis rules: the key of every hand, its category, the
-parsing of hands written as five rank symbols ("AAAQQ") and the outcome of a
-game between two hands.
+Layer: games (:mod:`pipeline.games`); imports the game interface
+(:mod:`pipeline.games.base`), :mod:`pipeline.games.tally` and pure
+evaluation (:mod:`pipeline.poker`), nothing above.
 
-Keys
-----
-``hand_keys`` gives each hand a dense integer key: 1 is the weakest hand
-(6 5 4 3 2), 6175 the strongest (A A A A K).  A higher key wins and equal
-keys tie.  The keys run through the categories from weakest to strongest::
-
-    High card       1 .. 1287    Triple          5006 .. 5863
-    A pair       1288 .. 4147    Full house      5864 .. 6019
-    Two pairs    4148 .. 5005    Four of a kind  6020 .. 6175
-
-There are no straights and no flushes: 6 5 4 3 2 is a high card.
+This module owns the Larvis game: its columns (``Hand1``, ``Hand2``,
+``Winner``), the parsing of hands written as five rank symbols ("AAAQQ")
+with a reason for every hand it refuses, :func:`compare` for one game and
+the :class:`Larvis` game behind the interface.  The keys of hands are
+:mod:`pipeline.poker.larvis`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
-from functools import cache
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from numpy.typing import NDArray
 
-from pipeline import cards, games
 from pipeline.errors import InputError
-from pipeline.statistics import Tally
-from pipeline.text import shown, text_matrix
+from pipeline.games import base
+from pipeline.games.tally import Tally
+from pipeline.poker import cards, describe, exact
+from pipeline.poker.larvis import CATEGORIES, HAND_SIZE, OUTCOMES, hand_keys, key_categories, winners
+from pipeline.text import shown, string_column, text_matrix
 
-HAND_SIZE = 5
 COLUMNS = ("Hand1", "Hand2")
 EXPECTED_COLUMN = "Winner"
-OUTCOMES = ("Hand 1", "Hand 2", "Tie")
-
-
-class Category(StrEnum):
-    """Larvis categories, weakest first; ``list(Category).index`` is the code."""
-
-    HIGH_CARD = "High card"
-    PAIR = "A pair"
-    TWO_PAIRS = "Two pairs"
-    TRIPLE = "Triple"
-    FULL_HOUSE = "Full house"
-    FOUR_OF_A_KIND = "Four of a kind"
-
-
-CATEGORIES = tuple(Category)
-#: The shape (``cards.SHAPES``) each category is; no straights in Larvis.
-_SHAPE_OF_CATEGORY = (cards.NO_PAIR, cards.PAIR, cards.TWO_PAIRS, cards.THREE, cards.FULL_HOUSE, cards.FOUR)
-_SHAPE_NAMES = cards.SHAPES  # by another name: exact_counts has a parameter called cards
-_CATEGORY_OF_SHAPE = np.full(len(cards.SHAPES), -1, dtype=np.int8)
-_CATEGORY_OF_SHAPE[list(_SHAPE_OF_CATEGORY)] = np.arange(len(CATEGORIES))
-
-
-@cache
-def _tables() -> tuple[NDArray[np.int16], NDArray[np.int8]]:
-    hands = cards.all_multisets(HAND_SIZE)
-    _, _, ordered = cards.five_card_groups(hands)
-    shapes = cards.rank_shapes(cards.rank_counts(hands), straights=False)
-    # Five alike (shape -1) is no hand.
-    category = np.where(shapes >= 0, _CATEGORY_OF_SHAPE[shapes], -1).astype(np.int8)
-    value = category.astype(np.int64) * len(cards.RANKS) ** HAND_SIZE + cards.digits_value(ordered)
-    possible = category >= 0
-    keys = np.zeros(len(hands), dtype=np.int16)
-    keys[possible] = np.unique(value[possible], return_inverse=True)[1] + 1
-    category_of_key = np.full(keys.max() + 1, -1, dtype=np.int8)
-    category_of_key[keys[possible]] = category[possible]
-    keys.setflags(write=False)
-    category_of_key.setflags(write=False)
-    return keys, category_of_key
-
-
-def key_table() -> NDArray[np.int16]:
-    """Key of every five-rank multiset, indexed by ``cards.multiset_index``.
-
-    Returns
-    -------
-    keys : ndarray of shape (6188,), dtype int16
-        1..6175 for a possible hand, 0 for a rank five times.
-    """
-    return _tables()[0]
-
-
-def hand_keys(ranks: np.ndarray) -> np.ndarray:
-    """Key of each five-card Larvis hand.
-
-    Parameters
-    ----------
-    ranks : array-like of shape (n, 5)
-        Rank indices, 0 = '2' ... 12 = 'A', in any order within a row.
-
-    Returns
-    -------
-    keys : ndarray of shape (n,), dtype int16
-        1 (6 5 4 3 2) ... 6175 (A A A A K); higher wins, equal ties.
-
-    Raises
-    ------
-    ValueError
-        If the shape is wrong, a rank is outside 0..12, or a row holds one
-        rank five times.
-
-    Examples
-    --------
-    >>> hand_keys([[4, 3, 2, 1, 0], [12, 12, 12, 12, 11]]).tolist()
-    [1, 6175]
-    """
-    ranks = cards.code_matrix(ranks, widths=(HAND_SIZE,), top=len(cards.RANKS) - 1, what="ranks")
-    if ranks.size == 0:
-        return np.zeros(len(ranks), dtype=np.int16)
-    columns = cards.sorted_columns(ranks)
-    keys = key_table()[cards.multiset_index(columns)]
-    if not keys.all():
-        row = int(np.argmin(keys))
-        raise ValueError(f"row {row}: rank {cards.RANKS[ranks[row, 0]]} appears five times")
-    return keys
-
-
-def key_categories(keys: NDArray[np.integer]) -> NDArray[np.int8]:
-    """Category code (index into ``CATEGORIES``) of each key.
-
-    >>> [CATEGORIES[c] for c in key_categories(np.array([1, 6175]))]
-    [<Category.HIGH_CARD: 'High card'>, <Category.FOUR_OF_A_KIND: 'Four of a kind'>]
-    """
-    categories: NDArray[np.int8] = _tables()[1][keys]
-    return categories
 
 
 def parse_hands(strings: pa.Array | pa.ChunkedArray, *, label: str) -> tuple[np.ndarray, np.ndarray]:
@@ -197,15 +95,6 @@ def hand_problem(text: str | None, *, label: str = "hand") -> str | None:
     return None
 
 
-def winners(keys1: np.ndarray, keys2: np.ndarray) -> np.ndarray:
-    """Outcome code of each game: 0 = "Hand 1", 1 = "Hand 2", 2 = "Tie".
-
-    >>> winners(np.array([5, 1, 3]), np.array([1, 5, 3])).tolist()
-    [0, 1, 2]
-    """
-    return np.where(keys1 > keys2, 0, np.where(keys1 < keys2, 1, 2)).astype(np.int8)
-
-
 def compare(hand1: str, hand2: str) -> str:
     """Decide one game between two written hands.
 
@@ -221,7 +110,7 @@ def compare(hand1: str, hand2: str) -> str:
     return OUTCOMES[winners(keys[:1], keys[1:])[0]]
 
 
-class Larvis(games.Game):
+class Larvis(base.Game):
     """Larvis behind the game interface: ``Hand1,Hand2[,Winner]`` in, ``winner`` out."""
 
     name = "larvis"
@@ -245,13 +134,11 @@ class Larvis(games.Game):
                                  f"(a Larvis games file has {','.join(COLUMNS)})")
         return COLUMNS
 
-    def score(self, table: pa.Table, columns: tuple[str, ...], *, best_five: bool = False) -> games.Scored:
+    def score(self, table: pa.Table, columns: tuple[str, ...], *, best_five: bool = False) -> base.Scored:
         """Score a batch of games given as Hand1 and Hand2 text columns.
 
         ``best_five`` adds each hand's ranks in order of significance and its description.
         """
-        from pipeline import describe
-
         ranks1, why1 = parse_hands(table.column("Hand1"), label="Hand1")
         ranks2, why2 = parse_hands(table.column("Hand2"), label="Hand2")
         reasons = np.where(why1 != None, why1, why2)  # noqa: E711 (elementwise)
@@ -265,11 +152,11 @@ class Larvis(games.Game):
             # allows, so no newline or quote of the input reaches an unquoted CSV.
             "hand1": pc.utf8_trim_whitespace(table.column("Hand1").filter(kept)),
             "hand2": pc.utf8_trim_whitespace(table.column("Hand2").filter(kept)),
-            "hand1_category": games.category_column(categories1, self.categories),
+            "hand1_category": base.category_column(categories1, self.categories),
             "hand1_key": keys1,
-            "hand2_category": games.category_column(categories2, self.categories),
+            "hand2_category": base.category_column(categories2, self.categories),
             "hand2_key": keys2,
-            "winner": games.category_column(outcome, OUTCOMES),
+            "winner": base.category_column(outcome, OUTCOMES),
         })
         if best_five:
             for name, keys in (("hand1", keys1), ("hand2", keys2)):
@@ -278,15 +165,11 @@ class Larvis(games.Game):
         winning = np.stack([outcome != 1, outcome != 0])
         tally = Tally.of_deals(self.categories, np.stack([categories1, categories2]), winning)
         counts = np.bincount(outcome, minlength=len(OUTCOMES))
-        return games.Scored(results, ok, reasons, tally, outcome, _OUTCOME_TEXTS,
+        return base.Scored(results, ok, reasons, tally, outcome, _OUTCOME_TEXTS,
                             dict(zip(OUTCOMES, counts.tolist())))
 
     def exact_counts(self, cards: int | None = None) -> dict[str, int]:
-        from pipeline.probabilities import shape_counts
-
-        shapes = shape_counts(cards or HAND_SIZE, straights=False)
-        return {str(category): shapes[_SHAPE_NAMES[shape]]
-                for category, shape in zip(CATEGORIES, _SHAPE_OF_CATEGORY, strict=True)}
+        return exact.larvis_counts(cards or HAND_SIZE)
 
     def deal_columns(self, players: int) -> tuple[str, ...]:
         return COLUMNS
@@ -298,15 +181,11 @@ class Larvis(games.Game):
         return HAND_SIZE
 
     def dealt_batch(self, dealt: np.ndarray, schema: pa.Schema) -> pa.RecordBatch:
-        from pipeline.generate import string_column
-
         # Both hands come from one deck; Larvis keeps the ranks only.
-        symbols = _RANK_BYTES[dealt >> 2]
+        symbols = cards.RANK_BYTES[dealt >> 2]
         columns = [string_column(symbols[h * HAND_SIZE:(h + 1) * HAND_SIZE].T) for h in range(len(COLUMNS))]
         return pa.RecordBatch.from_arrays(columns, schema=schema)
 
 
 _OUTCOME_TEXTS = np.asarray(OUTCOMES, dtype=object)
-#: Rank index -> its symbol byte, ten written T.
-_RANK_BYTES = np.frombuffer(cards.RANKS.encode("ascii"), np.uint8)
-GAME = games.register(Larvis())
+GAME = Larvis()

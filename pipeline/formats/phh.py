@@ -1,5 +1,9 @@
 """PHH hand histories: real hands in, showdown deals and recorded winners out.
 
+Layer: formats and I/O (:mod:`pipeline.formats`); imports
+:mod:`~pipeline.formats.sources`, the hold'em game's columns and pure
+evaluation, never the runs or the command line.
+
 This module owns the Poker Hand History format (PHH: TOML, one hand per
 ``.phh`` file, or many per ``.phhs`` file as the tables ``[1]``, ``[2]``, ...;
 specification in the uoftcprg/phh-std repository and pokerkit's
@@ -49,9 +53,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline import cards, holdem
 from pipeline.errors import InputError
-from pipeline.readers import Batch, Source
+from pipeline.formats.sources import Batch, Source, format_suffix
+from pipeline.games import holdem
+from pipeline.poker import cards
+from pipeline.poker.holdem import BEST_OF
 from pipeline.text import offsets_and_data, shown
 
 SUFFIXES = (".phh", ".phhs")
@@ -69,7 +75,7 @@ NO_RECORDED_WINNER = "none"  # expected text when no showdown player received ch
 #: the allocator reuses their memory instead of faulting in fresh pages.
 GROUP_HANDS = 1 << 12
 _SEATS = holdem.MAX_PLAYERS
-_BOARD = holdem.BEST_OF
+_BOARD = BEST_OF
 _NUMBER_FIELDS = ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings")
 _REQUIRED = ("variant", "antes", "starting_stacks", "actions")
 
@@ -101,12 +107,7 @@ def is_phh(path: Path) -> bool:
     >>> is_phh(Path("a/1.phh")), is_phh(Path("b.phhs.zst")), is_phh(Path("c.csv"))
     (True, True, False)
     """
-    from pipeline.readers import COMPRESSIONS
-
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] in COMPRESSIONS:
-        suffixes = suffixes[:-1]
-    return bool(suffixes) and suffixes[-1] in SUFFIXES
+    return format_suffix(path)[0] in SUFFIXES
 
 
 def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:

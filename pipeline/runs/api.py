@@ -1,5 +1,8 @@
 """The library face: score a table in memory, for notebooks and scripts.
 
+Layer: runs (:mod:`pipeline.runs`); imports :mod:`~pipeline.runs.runner`,
+the formats, the games and the foundation modules.
+
 :func:`score` takes a pandas DataFrame or a pyarrow Table with the columns of
 a games file (``Hand1,Hand2[,Winner]``) or of a deal table
 (``board,p1..p10[,winners]``) and returns the same kind of object with one
@@ -12,8 +15,8 @@ are elsewhere; here the index (the position, for a Table) is the row, so
 there is none.
 
 The game, the columns read and the expected column come from
-:func:`pipeline.runner.scoring_for`, and each batch is scored by the same
-:meth:`pipeline.runner.Scoring.score` as a run: the results agree with
+:func:`pipeline.runs.runner.scoring_for`, and each batch is scored by the same
+:meth:`pipeline.runs.runner.Scoring.score` as a run: the results agree with
 ``pokerpipe run`` row for row.
 
 pandas is imported only when a DataFrame is given: ``pokerpipe run`` never
@@ -28,14 +31,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 import pyarrow as pa
 
-from pipeline import games, readers, runner
 from pipeline.errors import InputError, UsageError
+from pipeline.formats import readers
+from pipeline.formats.sources import DEFAULT_BATCH_ROWS
+from pipeline.games import registry
+from pipeline.runs import runner
 
 if TYPE_CHECKING:
     import pandas as pd
 
 #: Rows scored at a time: bounds the parsing arrays of one call, like a run's batches.
-BATCH_ROWS = readers.DEFAULT_BATCH_ROWS
+BATCH_ROWS = DEFAULT_BATCH_ROWS
 #: The label errors give a table in memory, where a run names the file.
 LABEL = "table"
 REASON = "reason"
@@ -146,7 +152,7 @@ def _score_frame(frame: pd.DataFrame, *, game: str | None, best_five: bool) -> p
 
 def _scoring(names: tuple[str, ...], *, game: str | None, best_five: bool) -> runner.Scoring:
     if game is not None:
-        games.get(game)  # UsageError naming the known games
+        registry.get(game)  # UsageError naming the known games
     readers.checked_columns(Path(LABEL), names)  # twice, or a near miss: the run's rules for a header
     return runner.scoring_for({LABEL: names}, game=game, best_five=best_five)
 

@@ -1,5 +1,9 @@
 """Readers: input files as batches of raw text columns, every row accounted for.
 
+Layer: formats and I/O (:mod:`pipeline.formats`); imports
+:mod:`~pipeline.formats.sources`, :mod:`~pipeline.formats.phh`, the games
+and the foundation modules, never the runs or the command line.
+
 This module owns input: finding the files a run names (paths, folders,
 glob patterns), telling their format and game, and reading them in batches
 of bounded size:
@@ -13,7 +17,7 @@ of bounded size:
 * Parquet, one record batch at a time, or by row group;
 * contest files (the "Rhinoceros Beetle" format), instance by instance,
   never holding more than one line of at most ``MAX_LINE`` characters;
-* PHH hand histories, through :mod:`pipeline.phh`.
+* PHH hand histories, through :mod:`pipeline.formats.phh`.
 
 Every batch carries the data rows as a table of string columns, their row
 and line numbers, the raw text of each row, and the lines that could not
@@ -24,12 +28,11 @@ that no player is lost to a misspelt column (:func:`checked_columns`).
 
 from __future__ import annotations
 
-import bisect
 import glob
 import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
@@ -39,15 +42,21 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from pipeline import games, holdem
 from pipeline.errors import InputError
+from pipeline.formats import phh
+from pipeline.formats.sources import (
+    DEFAULT_BATCH_ROWS,
+    Batch,
+    CsvLines,
+    Source,
+    format_suffix,
+)
+from pipeline.games import holdem, registry
 from pipeline.text import shown, text_lengths
 
 CSV_SUFFIXES = (".csv", ".tsv")
-COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
 PARQUET_SUFFIXES = (".parquet", ".pq")
 CONTEST_SUFFIXES = (".in", ".txt")
-DEFAULT_BATCH_ROWS = 1 << 18
 # pyarrow's streaming CSV reader parses blocks of this size and reads a few
 # dozen of them ahead; small blocks keep that read-ahead, and so memory, small
 # whatever the batch size.  Blocks are joined into batches of batch_rows.  A
@@ -59,81 +68,6 @@ _HEADER_BYTES = 1 << 16  # the longest header line read
 MAX_LINE = 1 << 20  # characters; a contest file line holds at most a few dozen
 
 
-@dataclass(frozen=True)
-class Source:
-    """One input file: where it is, its format and the columns it offers."""
-
-    path: Path
-    format: str  # "csv", "parquet", "contest" or "phh"
-    columns: tuple[str, ...]
-    compression: str | None = None
-    given_as: str | None = None  # the path as the user wrote it, where ``path`` was made absolute
-
-    @property
-    def name(self) -> str:
-        """The file as the user named it: what outputs and messages call it."""
-        return self.given_as or str(self.path)
-
-    @property
-    def size(self) -> int:
-        return self.path.stat().st_size
-
-    def seats(self) -> tuple[str, ...]:
-        """Hold'em seat columns present, p1 ... pK in seat order (contest and PHH files have them all)."""
-        return holdem.seats_of(self.columns)
-
-
-@dataclass
-class Batch:
-    """Rows read from one source, as text.
-
-    Attributes
-    ----------
-    table : pyarrow.Table
-        The data rows, string columns only.
-    rows : ndarray of shape (table.num_rows,), dtype int64
-        1-based data-row number of each row in its source (the instance
-        number in a contest file).
-    lines : ndarray of shape (table.num_rows,), dtype int64
-        1-based line of each row in its source, -1 where lines do not apply
-        (Parquet).
-    unreadable : list of (row, line, text, reason)
-        Rows that could not be split into the source's columns.
-    blank_lines : int
-        Empty lines skipped; they are not rows.
-    raw : CsvLines, list of str or None
-        The text of each row exactly as read (see :meth:`raw_text`); None
-        where rows have no text of their own (Parquet).
-    field_lines : bool
-        True when each field of a row is a line of its own (contest
-        instances): a problem in field f is on line ``lines + 1 + f``.
-    counts : dict of str to int
-        Rows read but neither scored nor rejected, by kind (PHH hands
-        without a showdown, see :data:`pipeline.phh.SET_APART`), and other
-        counts for the summary.
-    last_row : int
-        The highest row read, when rows not in the table may come last.
-    """
-
-    table: pa.Table
-    rows: np.ndarray
-    lines: np.ndarray
-    unreadable: list[tuple[int, int, str, str]] = field(default_factory=list)
-    blank_lines: int = 0
-    raw: CsvLines | list[str] | None = None
-    field_lines: bool = False
-    counts: dict[str, int] = field(default_factory=dict)
-    last_row: int = 0
-
-    def raw_text(self, indices: np.ndarray) -> list[str] | None:
-        """The input text of the rows at ``indices``, or None when rows have none (Parquet)."""
-        if isinstance(self.raw, CsvLines):
-            return [self.raw.text(int(self.lines[i])) for i in indices]
-        if isinstance(self.raw, list):
-            return [self.raw[i] for i in indices]
-        return None
-
-
 def expand_inputs(patterns: Sequence[str | os.PathLike[str]]) -> list[Path]:
     """Resolve paths, folders and glob patterns to a list of input files.
 
@@ -142,8 +76,6 @@ def expand_inputs(patterns: Sequence[str | os.PathLike[str]]) -> list[Path]:
     folders by site, stake and day).  ``**`` in a pattern spans folders.
     Raises ValueError naming any pattern that matches nothing.
     """
-    from pipeline import phh
-
     files: list[Path] = []
     for pattern in patterns:
         text = str(pattern)
@@ -165,13 +97,7 @@ def expand_inputs(patterns: Sequence[str | os.PathLike[str]]) -> list[Path]:
 
 
 def _known_format(path: Path) -> bool:
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] in COMPRESSIONS:
-        suffixes = suffixes[:-1]
-    from pipeline import phh
-
-    known = CSV_SUFFIXES + PARQUET_SUFFIXES + CONTEST_SUFFIXES + phh.SUFFIXES
-    return bool(suffixes) and suffixes[-1] in known
+    return format_suffix(path)[0] in CSV_SUFFIXES + PARQUET_SUFFIXES + CONTEST_SUFFIXES + phh.SUFFIXES
 
 
 def open_source(path: str | os.PathLike[str]) -> Source:
@@ -185,13 +111,7 @@ def open_source(path: str | os.PathLike[str]) -> Source:
         raise InputError(f"{path}: no such file")
     if path.stat().st_size == 0:
         raise InputError(f"{path}: file is empty")
-    suffixes = [s.lower() for s in path.suffixes]
-    compression = COMPRESSIONS.get(suffixes[-1]) if suffixes else None
-    if compression:
-        suffixes = suffixes[:-1]
-    suffix = suffixes[-1] if suffixes else ""
-    from pipeline import phh
-
+    suffix, compression = format_suffix(path)
     if suffix in phh.SUFFIXES:
         return Source(path, "phh", phh.COLUMNS, compression)
     with open(path, "rb") as handle:
@@ -230,7 +150,7 @@ def checked_columns(path: Path, names: tuple[str, ...]) -> tuple[str, ...]:
     column but for case, spacing or spelling (``P3``, ``player4``,
     ``hand1``): names are exact, so such a column would be ignored.
     """
-    known_by_key = {_column_key(name): name for name in games.known_columns()}
+    known_by_key = {_column_key(name): name for name in registry.known_columns()}
     first_place: dict[str, int] = {}
     for place, name in enumerate(names, start=1):
         if name in first_place:
@@ -309,8 +229,6 @@ def read_batches(source: Source, columns: tuple[str, ...], *,
     elif source.format == "contest":
         yield from _contest_batches(source, batch_rows)
     elif source.format == "phh":
-        from pipeline import phh
-
         yield from phh.read_batches(source, batch_rows=batch_rows)
     else:
         yield from _csv_batches(source, columns, batch_rows, byte_range)
@@ -675,30 +593,6 @@ def _unquoted(column: pa.ChunkedArray) -> pa.ChunkedArray:
 def _explain(error: Exception) -> str:
     text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     return shown(text, 200, quote=False)
-
-
-class CsvLines:
-    """The raw text of a CSV batch's lines, looked up only for the rows that need it."""
-
-    def __init__(self, pieces: list[tuple[int, bytes]]) -> None:
-        self._firsts = [first for first, _ in pieces]
-        self._pieces = [piece for _, piece in pieces]
-        self._starts: dict[int, np.ndarray] = {}
-
-    def text(self, line: int) -> str:
-        """The line ``line`` of the file exactly as read, without its line end."""
-        index = bisect.bisect_right(self._firsts, line) - 1
-        piece = self._pieces[index]
-        if index not in self._starts:
-            data = np.frombuffer(piece, dtype=np.uint8)
-            newline, ret = data == ord("\n"), data == ord("\r")
-            ret_end = ret & ~np.append(newline[1:], False)
-            ends = np.flatnonzero(newline | ret_end)
-            self._starts[index] = np.concatenate([[0], ends + 1, [len(piece) + 1]])
-        starts = self._starts[index]
-        k = line - self._firsts[index]
-        start, stop = int(starts[k]), int(starts[k + 1]) - 1
-        return piece[start:stop].rstrip(b"\r\n").decode("utf-8", errors="replace")
 
 
 def _csv_batch(source: Source, tables: list[pa.Table], columns: tuple[str, ...],

@@ -1,12 +1,15 @@
 """The dask engine: the same run, as partitions on a dask.distributed cluster.
 
+Layer: runs (:mod:`pipeline.runs`); imports :mod:`~pipeline.runs.runner`,
+the formats and the foundation modules, never the command line.
+
 This module owns ``pokerpipe run --engine dask``: cutting a run's inputs into
 partitions that a worker reads on its own, sending them to a cluster (a
 local one when no scheduler address is given), and gathering what they
 return.  The per-batch work is not here: every partition runs
-:meth:`pipeline.runner.Scoring.process_batch`, the function the local engine
+:meth:`pipeline.runs.runner.Scoring.process_batch`, the function the local engine
 calls, and the client writes rejects, statistics and ``summary.json`` with
-:meth:`pipeline.runner.Run.finish`, so both engines give the same rows,
+:meth:`pipeline.runs.runner.Run.finish`, so both engines give the same rows,
 row numbers, rejects and counts.
 
 Partitions
@@ -14,7 +17,7 @@ Partitions
 * A Parquet file is cut into runs of consecutive row groups of about
   ``partition_rows`` rows (one partition if it has a single row group).
 * A plain (uncompressed) CSV file is cut into byte ranges of about
-  ``partition_bytes`` at line ends (:func:`pipeline.readers.csv_byte_ranges`,
+  ``partition_bytes`` at line ends (:func:`pipeline.formats.readers.csv_byte_ranges`,
   a few bytes read per cut).  A first cheap pass on the cluster counts the
   line ends of every range, so each range knows the number of its first
   line and numbers its rows exactly as the local engine does.
@@ -57,11 +60,12 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline import readers
 from pipeline.errors import PokerpipeError, UsageError
-from pipeline.publish import OutputSet
-from pipeline.runner import REJECT_SCHEMA, Run, Scoring, Summary, Totals, batch_span, summarize
-from pipeline.writers import TableWriter
+from pipeline.formats import readers
+from pipeline.formats.publish import OutputSet
+from pipeline.formats.sources import Source
+from pipeline.formats.writers import TableWriter
+from pipeline.runs.runner import REJECT_SCHEMA, Run, Scoring, Summary, Totals, batch_span, summarize
 
 DEFAULT_PARTITION_ROWS = 1 << 20
 DEFAULT_PARTITION_BYTES = 8 << 20  # about 170,000 six-player deals of CSV: many per worker, for balance
@@ -132,13 +136,13 @@ def part_name(index: int, output_format: str) -> str:
     return f"part-{index:05d}.{output_format}"
 
 
-def _readable(source: readers.Source) -> readers.Source:
+def _readable(source: Source) -> Source:
     # Workers may run elsewhere: give them the absolute path to read, and keep
     # the name the user gave for what the outputs write.
     return dataclasses.replace(source, path=source.path.resolve(), given_as=source.name)
 
 
-def score_partition(scoring: Scoring, source: readers.Source, partition: Partition, offset: int,
+def score_partition(scoring: Scoring, source: Source, partition: Partition, offset: int,
                     batch_rows: int, part_path: str, rejects_path: str, delay: float = 0.0,
                     first_line: int = 1) -> PartResult:
     """The task of one partition: read, score, write its winners and rejects parts, return totals.
@@ -165,7 +169,7 @@ def score_partition(scoring: Scoring, source: readers.Source, partition: Partiti
     return PartResult(partition.index, totals)
 
 
-def source_span(source: readers.Source, columns: tuple[str, ...], batch_rows: int) -> int:
+def source_span(source: Source, columns: tuple[str, ...], batch_rows: int) -> int:
     """The highest row number of a CSV or contest file, read as the run reads it."""
     span = 0
     for batch in readers.read_batches(_readable(source), columns, batch_rows=batch_rows):
@@ -177,7 +181,7 @@ def _add(base: int, *spans: int) -> int:
     return base + sum(spans)
 
 
-def range_line_ends(source: readers.Source, byte_range: tuple[int, int]) -> int:
+def range_line_ends(source: Source, byte_range: tuple[int, int]) -> int:
     """The first pass of a byte range: how many lines end in it."""
     return readers.count_line_ends(_readable(source), *byte_range)
 
@@ -196,7 +200,7 @@ def execute(run: Run, *, scheduler: object = None, partition_rows: int = DEFAULT
 
     Parameters
     ----------
-    run : the configured :class:`pipeline.runner.Run`
+    run : the configured :class:`pipeline.runs.runner.Run`
     scheduler : address of a running scheduler (``tcp://host:8786``), a
         ``distributed.Client``, or None for a local cluster of ``n_workers``
         processes (one thread each; default: one per core)

@@ -1,5 +1,8 @@
 """Equity: each seat's share of the pot over the run-outs of an unfinished board.
 
+Layer: runs (:mod:`pipeline.runs`); imports :mod:`~pipeline.runs.runner`,
+the formats, the hold'em game, pure evaluation and the foundation modules.
+
 This module owns ``pokerpipe equity``: the parsing of deals whose board has
 0, 3, 4 or 5 cards, the enumeration (or sampling) of the cards still to
 come, and the equity table written batch by batch.
@@ -18,7 +21,7 @@ How run-outs are scored
 A seat's seven cards split into a fixed part (its hole cards and the
 board so far) and the run-out.  Ranks ignoring suits, the key is one
 look-up in a table indexed by ``fixed index * scale + run-out index``, where
-both indices are multiset indices (:func:`pipeline.cards.multiset_index`):
+both indices are multiset indices (:func:`pipeline.poker.cards.multiset_index`):
 the fixed index is computed once per deal and seat, and the run-out index
 is a sum of per-card weights, because the live cards of a deal are kept in
 ascending order and a run-out is an ascending choice of positions among
@@ -47,11 +50,24 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline import cards, holdem, readers
 from pipeline.errors import InputError, UsageError
-from pipeline.games import Scored
-from pipeline.publish import OutputSet
-from pipeline.runner import (
+from pipeline.formats import readers
+from pipeline.formats.publish import OutputSet
+from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, Source
+from pipeline.formats.writers import FORMATS, TableWriter, write_json
+from pipeline.games import holdem
+from pipeline.games.base import Scored
+from pipeline.games.tally import Tally
+from pipeline.poker import cards, notation
+from pipeline.poker.holdem import (
+    BEST_OF,
+    board_pair_table,
+    flush_suit_table,
+    flush_table,
+    plain_table,
+    suit_counts,
+)
+from pipeline.runs.runner import (
     REJECT_SCHEMA,
     Scoring,
     Totals,
@@ -60,19 +76,16 @@ from pipeline.runner import (
     stream_sources,
     summarize,
 )
-from pipeline.statistics import Tally
 from pipeline.text import text_lengths
-from pipeline.writers import FORMATS, TableWriter, write_json
 
 BOARD_SIZES = (0, 3, 4, 5)
 DEFAULT_SAMPLES = 20_000
-DECK = 52
 SPLIT_UNIT = 2520  # lcm(1..10): a k-way share of the pot is a whole number of units
 CHUNK = 1 << 18  # (deal, run-out) pairs scored at a time: bounds memory to a few MB per array
 _RANKS = len(cards.RANKS)
 _SUIT_BITS = 13  # a suit-major card mask: bit 13 * suit + rank
 # Board text length -> card count: "Ah Kd 2c" is 8 characters; -1 for any other length.
-_SIZE_OF_LENGTH = np.full(3 * holdem.BEST_OF, -1, dtype=np.int8)
+_SIZE_OF_LENGTH = np.full(3 * BEST_OF, -1, dtype=np.int8)
 for _size in BOARD_SIZES:
     _SIZE_OF_LENGTH[max(3 * _size - 1, 0)] = _size
 _UNITS = np.array([0] + [SPLIT_UNIT // k for k in range(1, holdem.MAX_PLAYERS + 1)], dtype=np.int32)
@@ -114,7 +127,7 @@ def parse_spots(board: pa.Array | pa.ChunkedArray, seats: list[pa.Array]) -> Spo
     board : pyarrow string array of length n
         Cards separated by spaces, e.g. ``"Ah Kd 2c"``; null or empty preflop.
     seats : list of pyarrow string arrays of length n
-        As in :func:`pipeline.holdem.parse_deals`.
+        As in :func:`pipeline.games.holdem.parse_deals`.
 
     Returns
     -------
@@ -131,16 +144,16 @@ def parse_spots(board: pa.Array | pa.ChunkedArray, seats: list[pa.Array]) -> Spo
         board = board.combine_chunks()
     n = len(board)
     tidy = pc.replace_substring_regex(pc.utf8_trim_whitespace(pc.fill_null(board, "")),
-                                      holdem._WHITESPACE, " ")
+                                      notation.WHITESPACE, " ")
     lengths = text_lengths(tidy)
     size = np.where(lengths < len(_SIZE_OF_LENGTH),
                     _SIZE_OF_LENGTH[np.clip(lengths, 0, len(_SIZE_OF_LENGTH) - 1)], -1)
-    codes = np.full((n, holdem.BEST_OF), DECK, dtype=np.uint8)
+    codes = np.full((n, BEST_OF), cards.DECK_SIZE, dtype=np.uint8)
     ok = size >= 0
     for count in BOARD_SIZES[1:]:
         rows = np.flatnonzero(size == count)
         if rows.size:
-            parsed, _, known = holdem._card_matrix(tidy.take(pa.array(rows)), count)
+            parsed, _, known = notation.card_matrix(tidy.take(pa.array(rows)), count)
             codes[rows, :count] = parsed
             ok[rows] &= known
     holes, seated, seats_ok = holdem.parse_seats(seats, n)
@@ -225,8 +238,8 @@ def equities(spots: Spots, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exa
             if not rows.size:
                 continue
             sampled = size == 0 and not exact
-            picks = _random_picks(DECK - 2 * count, samples, seed) if sampled else \
-                _all_picks(DECK - size - 2 * count, holdem.BEST_OF - size)
+            picks = _random_picks(cards.DECK_SIZE - 2 * count, samples, seed) if sampled else \
+                _all_picks(cards.DECK_SIZE - size - 2 * count, BEST_OF - size)
             totals, squares = _share_sums(spots.board[rows, :size], holes[rows, :count], picks,
                                           squares=sampled)
             seats = order[rows, :count]
@@ -277,7 +290,7 @@ def _random_picks(live: int, samples: int, seed: int) -> np.ndarray:
     """
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, live])))
     chosen: list[np.ndarray] = []
-    for j in range(live - holdem.BEST_OF, live):
+    for j in range(live - BEST_OF, live):
         t = rng.integers(0, j + 1, size=samples, dtype=np.int16)
         taken = np.zeros(samples, dtype=bool)
         for earlier in chosen:
@@ -299,7 +312,7 @@ def _turn_table() -> np.ndarray:
     six = cards.all_multisets(6)
     seven = np.column_stack([np.repeat(six, _RANKS, axis=0),
                              np.tile(np.arange(_RANKS, dtype=np.int8), len(six))])
-    keys = holdem.plain_table(7)[cards.multiset_index(cards.sorted_columns(seven))]
+    keys = plain_table(7)[cards.multiset_index(cards.sorted_columns(seven))]
     keys.setflags(write=False)
     return keys
 
@@ -312,12 +325,12 @@ def _layout(size: int) -> tuple[np.ndarray, int, int]:
     """
     pairs = cards.multiset_count(2)
     if size == 0:  # the run-out is a whole board, the hole cards a pair
-        return holdem.board_pair_table(), 1, pairs
+        return board_pair_table(), 1, pairs
     if size == 3:  # board and hole cards make five, the run-out a pair
-        return holdem.board_pair_table(), pairs, 1
+        return board_pair_table(), pairs, 1
     if size == 4:
         return _turn_table(), _RANKS, 1
-    return holdem.plain_table(7), 1, 0
+    return plain_table(7), 1, 0
 
 
 def _share_sums(board: np.ndarray, holes: np.ndarray, picks: np.ndarray, *,
@@ -348,7 +361,7 @@ def _share_sums(board: np.ndarray, holes: np.ndarray, picks: np.ndarray, *,
     fixed_index = np.empty((m, n), dtype=np.int32)
     fixed_suits = np.empty((m, n), dtype=np.uint16)
     fixed_mask = np.empty((m, n), dtype=np.uint64)
-    dead = np.zeros((n, DECK), dtype=bool)
+    dead = np.zeros((n, cards.DECK_SIZE), dtype=bool)
     rows = np.arange(n)
     for column in range(size):
         dead[rows, board[:, column]] = True
@@ -357,13 +370,13 @@ def _share_sums(board: np.ndarray, holes: np.ndarray, picks: np.ndarray, *,
                 [np.ascontiguousarray(holes[:, seat, i]) for i in range(2)]
         dead[rows, codes[-2]] = dead[rows, codes[-1]] = True
         fixed_index[seat] = cards.multiset_index(cards.sort_columns([c >> 2 for c in codes])) * fixed_scale
-        fixed_suits[seat] = sum(holdem._suit_counts(c) for c in codes)
+        fixed_suits[seat] = sum(suit_counts(c) for c in codes)
         fixed_mask[seat] = np.bitwise_or.reduce([_suit_major_bit(c) for c in codes])
     # Live cards of each deal, ascending: position p of row d is live[d, p].
     live = np.nonzero(~dead)[1].reshape(n, -1).astype(np.uint8)
-    weights = cards._multiset_weights(width) if width else np.zeros((0, _RANKS), dtype=np.int32)
+    weights = cards.multiset_weights(width) if width else np.zeros((0, _RANKS), dtype=np.int32)
     live_weight = [weights[i][live >> 2] * np.int32(runout_scale) for i in range(width)]
-    live_suits = holdem._suit_counts(live)
+    live_suits = suit_counts(live)
     live_mask = _suit_major_bit(live)
     totals = np.zeros((n, m), dtype=np.int64)
     total_squares = np.zeros((n, m), dtype=np.int64) if squares else None
@@ -409,7 +422,7 @@ def _seat_keys(table: np.ndarray, fixed_index: np.ndarray, fixed_suits: np.ndarr
                picks: np.ndarray) -> np.ndarray:
     """Keys of one seat over a chunk of deals (rows) and run-outs (columns)."""
     keys: np.ndarray = table[fixed_index[:, None] + runout_index]
-    flush_suit = holdem._flush_suit()[fixed_suits[:, None] + runout_suits]
+    flush_suit = flush_suit_table()[fixed_suits[:, None] + runout_suits]
     deal, runout = np.nonzero(flush_suit >= 0)
     if deal.size:
         mask = fixed_mask[deal]
@@ -417,7 +430,7 @@ def _seat_keys(table: np.ndarray, fixed_index: np.ndarray, fixed_suits: np.ndarr
             mask |= live_mask[deal, picks[runout, i]]
         suit = flush_suit[deal, runout].astype(np.uint64)
         ranks = (mask >> (suit * np.uint64(_SUIT_BITS))) & np.uint64((1 << _SUIT_BITS) - 1)
-        keys[deal, runout] = np.maximum(keys[deal, runout], holdem.flush_table()[ranks])
+        keys[deal, runout] = np.maximum(keys[deal, runout], flush_table()[ranks])
     return keys
 
 
@@ -473,8 +486,8 @@ class EquityRun:
     Reads the inputs of ``pokerpipe run`` (hold'em archives and contest
     files) batch by batch and writes ``equity.<format>``, ``rejects.csv``
     and ``summary.json`` into ``outdir``, published as one set
-    (:class:`pipeline.publish.OutputSet`).
-    Rows are numbered and rejected as in :class:`pipeline.runner.Run`:
+    (:class:`pipeline.formats.publish.OutputSet`).
+    Rows are numbered and rejected as in :class:`pipeline.runs.runner.Run`:
     rows read = scored + rejected.
 
     Parameters
@@ -490,7 +503,7 @@ class EquityRun:
 
     def __init__(self, inputs: list[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                  output_format: str = "csv", samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                 exact: bool = False, batch_rows: int = readers.DEFAULT_BATCH_ROWS,
+                 exact: bool = False, batch_rows: int = DEFAULT_BATCH_ROWS,
                  on_progress: Callable[[int, float], None] | None = None,
                  on_reject: Callable[[str], None] | None = None) -> None:
         if output_format not in FORMATS:
@@ -524,7 +537,7 @@ class EquityRun:
             fields += [pa.field(f"{name}_equity", pa.float64()), pa.field(f"{name}_equity_se", pa.float64())]
         return pa.schema(fields)
 
-    def process_batch(self, source: readers.Source, batch: readers.Batch,
+    def process_batch(self, source: Source, batch: Batch,
                       offset: int) -> tuple[pa.Table, pa.Table, Totals, np.ndarray]:
         """Equities of one batch of ``source`` whose rows follow ``offset`` rows of the run.
 
@@ -548,7 +561,7 @@ class EquityRun:
         totals.scored = int(ok.sum())
         totals.blank_lines = batch.blank_lines
         totals.span = batch_span(batch)
-        return results, self.scoring._rejects(source, batch, scored, offset), totals, result.exact
+        return results, self.scoring.rejects(source, batch, scored, offset), totals, result.exact
 
     def execute(self) -> dict[str, Any]:
         """Score every input; write the outputs and return the summary written."""

@@ -1,11 +1,12 @@
-"""Games: the one interface every game implements, and the registry the pipeline asks.
+"""The game interface: what the rest of the pipeline may know about a game.
 
-This module owns what the rest of the pipeline may know about a game.  A
-game is one module (:mod:`pipeline.larvis`, :mod:`pipeline.holdem`) holding
-one :class:`Game` subclass, registered here when the module is imported.
-The readers, the runner, both engines, ``contest``, ``generate`` and
-``stats`` ask the registry (:func:`get`, :func:`detect`, :func:`names`) and
-call the game; none of them compares game names.  A new game is a new
+Layer: games (:mod:`pipeline.games`); imports :mod:`pipeline.games.tally`,
+pure evaluation and the foundation modules, nothing above.
+
+This module owns the :class:`Game` interface and what a game hands back
+(:class:`Scored`).  A game is one module (:mod:`pipeline.games.larvis`,
+:mod:`pipeline.games.holdem`) holding one :class:`Game` subclass; the
+registry (:mod:`pipeline.games.registry`) lists them.  A new game is a new
 module with a new subclass: its columns, expected column, categories,
 parsing with reasons, scoring of a batch into its result table and
 statistics, exact category counts and dealing.
@@ -22,8 +23,8 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
-from pipeline.errors import InputError, UsageError
-from pipeline.statistics import Tally
+from pipeline.errors import UsageError
+from pipeline.games.tally import Tally
 
 
 @dataclass(frozen=True)
@@ -162,61 +163,3 @@ class Game(ABC):
     @abstractmethod
     def dealt_batch(self, dealt: np.ndarray, schema: pa.Schema) -> pa.RecordBatch:
         """A generated batch: ``dealt`` (rows, cards_per_row) card codes as text columns."""
-
-
-_REGISTRY: dict[str, Game] = {}
-
-
-def register(game: Game) -> Game:
-    """Add a game to the registry (replacing one of the same name); return it."""
-    _REGISTRY[game.name] = game
-    return game
-
-
-def unregister(name: str) -> None:
-    """Remove a game from the registry (for tests that add one)."""
-    _REGISTRY.pop(name, None)
-
-
-def names() -> tuple[str, ...]:
-    """The registered games' names, sorted."""
-    _load_builtin()
-    return tuple(sorted(_REGISTRY))
-
-
-def get(name: str) -> Game:
-    """The game called ``name``; UsageError listing the known ones otherwise."""
-    _load_builtin()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise UsageError(f"unknown game {name!r}: expected {' or '.join(names())}") from None
-
-
-def detect(label: str, columns: tuple[str, ...]) -> Game:
-    """The game whose columns these are; InputError naming ``label`` when no game claims them.
-
-    When several games claim the columns, the most specific claim wins: the
-    game that requires more of them (``Hand1,Hand2`` before ``board``), then
-    the first by name.
-    """
-    claiming = [get(name) for name in names() if get(name).claims(columns)]
-    if claiming:
-        return max(claiming, key=lambda game: len(game.required_columns))
-    from pipeline.text import shown
-
-    expected = " or ".join(f"{game.columns_hint} ({game.title})" for game in map(get, names()))
-    raise InputError(f"{label}: cannot tell the game from the columns "
-                     f"{shown(', '.join(columns), quote=False) or '(none)'}: expected {expected}")
-
-
-def known_columns() -> frozenset[str]:
-    """Every column name some registered game reads."""
-    return frozenset(name for game in map(get, names()) for name in game.known_columns())
-
-
-def _load_builtin() -> None:
-    # The built-in games register themselves when imported; importing them
-    # here, not at the top, lets their modules import this one.
-    if "holdem" not in _REGISTRY or "larvis" not in _REGISTRY:
-        from pipeline import holdem, larvis  # noqa: F401

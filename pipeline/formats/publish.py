@@ -1,5 +1,8 @@
 """Publishing: a run's outputs appear as one complete set, or not at all.
 
+Layer: formats and I/O (:mod:`pipeline.formats`); imports only the foundation
+modules.
+
 This module owns the output folder of a run.  Every file of a run is
 written into a staging folder beside OUTDIR; when all of them are complete,
 the staging folder takes OUTDIR's place in one atomic step.  So whatever

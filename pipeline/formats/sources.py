@@ -1,0 +1,140 @@
+"""Sources: one input file, a batch read from it, and the suffixes that name formats.
+
+Layer: formats and I/O (:mod:`pipeline.formats`), its lowest module; imports
+the games' columns (:mod:`pipeline.games.holdem`) and the foundation
+modules, nothing above.
+
+This module owns what every reader shares: a :class:`Source` (a file, its
+format and columns), a :class:`Batch` (rows read from it as text, with
+their numbers, lines, raw text and the rows that could not be read), the
+compressions a file may carry (:data:`COMPRESSIONS`) and the one place a
+compression suffix is taken off a name (:func:`format_suffix`).  Each
+format is a module that reads a Source into Batches: :mod:`~pipeline.formats.readers`
+(CSV, Parquet, contest files) and :mod:`~pipeline.formats.phh`.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from pipeline.games import holdem
+
+COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
+DEFAULT_BATCH_ROWS = 1 << 18
+
+
+def format_suffix(path: str | Path) -> tuple[str, str | None]:
+    """The suffix that names a file's format, lower case, and its compression (or None).
+
+    >>> format_suffix("a/deals.CSV.gz"), format_suffix("b.phhs"), format_suffix("README")
+    (('.csv', 'gzip'), ('.phhs', None), ('', None))
+    """
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    compression = COMPRESSIONS.get(suffixes[-1]) if suffixes else None
+    if compression:
+        suffixes = suffixes[:-1]
+    return (suffixes[-1] if suffixes else ""), compression
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input file: where it is, its format and the columns it offers."""
+
+    path: Path
+    format: str  # "csv", "parquet", "contest" or "phh"
+    columns: tuple[str, ...]
+    compression: str | None = None
+    given_as: str | None = None  # the path as the user wrote it, where ``path`` was made absolute
+
+    @property
+    def name(self) -> str:
+        """The file as the user named it: what outputs and messages call it."""
+        return self.given_as or str(self.path)
+
+    @property
+    def size(self) -> int:
+        return self.path.stat().st_size
+
+    def seats(self) -> tuple[str, ...]:
+        """Hold'em seat columns present, p1 ... pK in seat order (contest and PHH files have them all)."""
+        return holdem.seats_of(self.columns)
+
+
+@dataclass
+class Batch:
+    """Rows read from one source, as text.
+
+    Attributes
+    ----------
+    table : pyarrow.Table
+        The data rows, string columns only.
+    rows : ndarray of shape (table.num_rows,), dtype int64
+        1-based data-row number of each row in its source (the instance
+        number in a contest file).
+    lines : ndarray of shape (table.num_rows,), dtype int64
+        1-based line of each row in its source, -1 where lines do not apply
+        (Parquet).
+    unreadable : list of (row, line, text, reason)
+        Rows that could not be split into the source's columns.
+    blank_lines : int
+        Empty lines skipped; they are not rows.
+    raw : CsvLines, list of str or None
+        The text of each row exactly as read (see :meth:`raw_text`); None
+        where rows have no text of their own (Parquet).
+    field_lines : bool
+        True when each field of a row is a line of its own (contest
+        instances): a problem in field f is on line ``lines + 1 + f``.
+    counts : dict of str to int
+        Rows read but neither scored nor rejected, by kind (PHH hands
+        without a showdown, see :data:`pipeline.formats.phh.SET_APART`), and other
+        counts for the summary.
+    last_row : int
+        The highest row read, when rows not in the table may come last.
+    """
+
+    table: pa.Table
+    rows: np.ndarray
+    lines: np.ndarray
+    unreadable: list[tuple[int, int, str, str]] = field(default_factory=list)
+    blank_lines: int = 0
+    raw: CsvLines | list[str] | None = None
+    field_lines: bool = False
+    counts: dict[str, int] = field(default_factory=dict)
+    last_row: int = 0
+
+    def raw_text(self, indices: np.ndarray) -> list[str] | None:
+        """The input text of the rows at ``indices``, or None when rows have none (Parquet)."""
+        if isinstance(self.raw, CsvLines):
+            return [self.raw.text(int(self.lines[i])) for i in indices]
+        if isinstance(self.raw, list):
+            return [self.raw[i] for i in indices]
+        return None
+
+
+class CsvLines:
+    """The raw text of a CSV batch's lines, looked up only for the rows that need it."""
+
+    def __init__(self, pieces: list[tuple[int, bytes]]) -> None:
+        self._firsts = [first for first, _ in pieces]
+        self._pieces = [piece for _, piece in pieces]
+        self._starts: dict[int, np.ndarray] = {}
+
+    def text(self, line: int) -> str:
+        """The line ``line`` of the file exactly as read, without its line end."""
+        index = bisect.bisect_right(self._firsts, line) - 1
+        piece = self._pieces[index]
+        if index not in self._starts:
+            data = np.frombuffer(piece, dtype=np.uint8)
+            newline, ret = data == ord("\n"), data == ord("\r")
+            ret_end = ret & ~np.append(newline[1:], False)
+            ends = np.flatnonzero(newline | ret_end)
+            self._starts[index] = np.concatenate([[0], ends + 1, [len(piece) + 1]])
+        starts = self._starts[index]
+        k = line - self._firsts[index]
+        start, stop = int(starts[k]), int(starts[k + 1]) - 1
+        return piece[start:stop].rstrip(b"\r\n").decode("utf-8", errors="replace")

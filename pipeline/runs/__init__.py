@@ -1,0 +1,10 @@
+"""Runs: the pipeline put together, read -> score -> write, on every core or a cluster.
+
+Layer 4 of the package, under the command line.  Modules here import the
+formats, the games, pure evaluation and the foundation modules:
+:mod:`~pipeline.runs.threads` and :mod:`~pipeline.runs.runner` (the run and
+its local engine), then :mod:`~pipeline.runs.cluster` (dask),
+:mod:`~pipeline.runs.equity`, :mod:`~pipeline.runs.api` (the library face),
+:mod:`~pipeline.runs.generate` and :mod:`~pipeline.runs.report`
+(``pokerpipe stats``).
+"""
