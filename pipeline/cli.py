@@ -155,7 +155,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
         raise click.ClickException(str(error)) from None
     report.close(outdir)
     if not quiet:
-        from pipeline.formats.phh import SET_APART
+        from pipeline.formats.histories import SET_APART
 
         apart = "".join(f"{summary[f'rows_{name}']:,} {name.replace('_', ' ')}, " for name in SET_APART
                         if f"rows_{name}" in summary)

@@ -16,7 +16,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 from pipeline.cli import cli
-from pipeline.formats import phh
+from pipeline.formats import histories
 from pipeline.runs import cluster
 from pipeline.runs.generate import generate
 from pipeline.runs.runner import Run
@@ -77,7 +77,7 @@ def assert_same_run(local: Path, dask: Path, fmt: str) -> dict:
     assert {k: v for k, v in got.items() if k not in ENGINE_FIELDS} == \
         {k: v for k, v in expected.items() if k not in ENGINE_FIELDS}
     assert got["engine"] == "dask" and got["outputs"]["winners"] == "winners/"
-    apart = sum(got.get(f"rows_{name}", 0) for name in phh.SET_APART)  # PHH hands without a showdown
+    apart = sum(got.get(f"rows_{name}", 0) for name in histories.SET_APART)  # PHH hands without a showdown
     assert got["rows_read"] == got["rows_scored"] + apart + got["rows_rejected"]
     assert not list((dask / "winners").glob(".*")), "temporary files left behind"
     assert not (dask / "rejects").exists(), "the partitions' reject parts are working files"

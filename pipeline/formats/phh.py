@@ -54,6 +54,7 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.errors import InputError
+from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER
 from pipeline.formats.sources import Batch, Source, format_suffix
 from pipeline.games import holdem
 from pipeline.poker import cards
@@ -62,14 +63,6 @@ from pipeline.text import offsets_and_data, shown
 
 SUFFIXES = (".phh", ".phhs")
 VARIANTS = ("NT", "FT")  # no-limit and fixed-limit Texas hold'em
-EXPECTED = holdem.EXPECTED_COLUMN
-CARRIED = ("file", "hand", "players", "variant")
-COLUMNS = (holdem.BOARD_COLUMN, *holdem.SEATS, EXPECTED, *CARRIED)
-#: Hands counted apart from scored and rejected ones: read = scored + these + rejected.
-SET_APART = ("without_showdown", "unknown_cards")
-#: Showdowns scored but not checked against the chips: side pots, no recorded result.
-NOT_CHECKED = ("side_pots", "no_recorded_result")
-NO_RECORDED_WINNER = "none"  # expected text when no showdown player received chips
 
 #: Hands replayed at a time: small groups keep the arrays small enough that
 #: the allocator reuses their memory instead of faulting in fresh pages.
@@ -113,7 +106,7 @@ def is_phh(path: Path) -> bool:
 def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
     """Read a PHH source in batches of at most ``batch_rows`` (and :data:`GROUP_HANDS`) hands.
 
-    Each batch's table holds :data:`COLUMNS` for the hands scored; its rows
+    Each batch's table holds :data:`pipeline.formats.histories.COLUMNS` for the hands scored; its rows
     are the hands' numbers in the file (1-based, every hand counted), its
     lines the line where each hand starts; rejected hands are in
     ``unreadable`` and the hands set apart in ``counts``.

@@ -43,7 +43,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline.errors import InputError
-from pipeline.formats import phh
+from pipeline.formats import histories, phh
 from pipeline.formats.sources import (
     DEFAULT_BATCH_ROWS,
     Batch,
@@ -113,7 +113,7 @@ def open_source(path: str | os.PathLike[str]) -> Source:
         raise InputError(f"{path}: file is empty")
     suffix, compression = format_suffix(path)
     if suffix in phh.SUFFIXES:
-        return Source(path, "phh", phh.COLUMNS, compression)
+        return Source(path, "phh", histories.COLUMNS, compression)
     with open(path, "rb") as handle:
         magic = handle.read(4)
     if suffix in PARQUET_SUFFIXES or (magic == b"PAR1" and not compression):

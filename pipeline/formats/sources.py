@@ -91,7 +91,7 @@ class Batch:
         instances): a problem in field f is on line ``lines + 1 + f``.
     counts : dict of str to int
         Rows read but neither scored nor rejected, by kind (PHH hands
-        without a showdown, see :data:`pipeline.formats.phh.SET_APART`), and other
+        without a showdown, see :data:`pipeline.formats.histories.SET_APART`), and other
         counts for the summary.
     last_row : int
         The highest row read, when rows not in the table may come last.

@@ -38,7 +38,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.errors import InputError, UsageError
-from pipeline.formats import phh, readers
+from pipeline.formats import histories, readers
 from pipeline.formats.publish import OutputSet
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, Source
 from pipeline.formats.writers import FORMATS, TableWriter, write_json, write_table
@@ -111,7 +111,7 @@ class Totals:
 
     @property
     def rejected(self) -> int:
-        return self.read - self.scored - sum(self.counts.get(name, 0) for name in phh.SET_APART)
+        return self.read - self.scored - sum(self.counts.get(name, 0) for name in histories.SET_APART)
 
     def __iadd__(self, other: Totals) -> Totals:
         self.tally += other.tally
@@ -194,7 +194,7 @@ class Scoring:
             results = results.append_column(name, batch.table.column(name).filter(pa.array(scored.ok)))
         totals.counts = dict(batch.counts)
         totals.read = batch.table.num_rows + len(batch.unreadable) + sum(
-            batch.counts.get(name, 0) for name in phh.SET_APART)
+            batch.counts.get(name, 0) for name in histories.SET_APART)
         totals.scored = int(scored.ok.sum())
         totals.blank_lines = batch.blank_lines
         totals.span = batch_span(batch)
@@ -262,7 +262,7 @@ def source_record(source: Source, first_row: int, totals: Totals) -> dict[str, A
     return {"path": str(source.path), "format": source.format, "size_bytes": source.size,
             "first_row": first_row, "rows": totals.read, "scored": totals.scored,
             "rejected": totals.rejected, "blank_lines": totals.blank_lines,
-            **{name: totals.counts[name] for name in phh.SET_APART if name in totals.counts}}
+            **{name: totals.counts[name] for name in histories.SET_APART if name in totals.counts}}
 
 
 def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None, best_five: bool = False,
@@ -344,10 +344,10 @@ class Run:
         self.batch_rows = batch_rows
         self.on_progress = on_progress
         self.on_reject = on_reject
-        self.phh = any(source.format == "phh" for source in self.sources)
+        self.histories = any(source.format in histories.FORMATS for source in self.sources)
         self._scoring = scoring_for({str(source.path): source.columns for source in self.sources},
                                     game=game, best_five=best_five,
-                                    carried=phh.CARRIED if self.phh else ())
+                                    carried=histories.CARRIED if self.histories else ())
         self.game = self._scoring.game
         self.columns = self._scoring.columns
 
@@ -382,13 +382,14 @@ class Run:
             "inputs": inputs,
             "rows_read": totals.read,
             "rows_scored": totals.scored,
-            **({f"rows_{name}": totals.counts.get(name, 0) for name in phh.SET_APART} if self.phh else {}),
+            **({f"rows_{name}": totals.counts.get(name, 0) for name in histories.SET_APART}
+               if self.histories else {}),
             "rows_rejected": totals.rejected,
             "outcomes": totals.outcomes,
             "expected": None if not self.scoring.expected else {
                 "column": self.scoring.expected, **totals.mismatches.summary(),
-                **({f"not_checked_{name}": totals.counts.get(name, 0) for name in phh.NOT_CHECKED}
-                   if self.phh else {})},
+                **({f"not_checked_{name}": totals.counts.get(name, 0) for name in histories.NOT_CHECKED}
+                   if self.histories else {})},
             "outputs": {"winners": winners, "rejects": "rejects.csv",
                         "categories": "categories.csv", "ties": "ties.csv"},
             "statistics": {"categories": category_table.to_pylist(), "ties": tie_table.to_pylist()},
