@@ -1,8 +1,12 @@
-"""Shared fixtures: bundled data, sample files and a CLI runner."""
+"""Shared fixtures: bundled data, sample files, a CLI runner and a deadline for blocking calls."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import signal
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,3 +39,38 @@ def write_csv(tmp_path):
         return path
 
     return write
+
+
+class Deadline:
+    """What :func:`deadline` yields: whether the block ran out of time."""
+
+    expired = False
+
+
+@contextlib.contextmanager
+def deadline(seconds: int, what: str) -> Iterator[Deadline]:
+    """Fail the test if the block is still running after ``seconds``.
+
+    For calls that take no timeout of their own (starting a dask cluster, gathering its
+    results): SIGALRM interrupts the main thread wherever it waits and raises pytest's failure
+    there, a BaseException that no ``except Exception`` of the code under test swallows, with
+    the traceback of where it hung.  Signals reach the main thread only, so elsewhere this
+    refuses to run rather than guard nothing.  Deadlines do not nest.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        raise RuntimeError("deadline() needs the main thread: only it receives SIGALRM")
+    state = Deadline()
+
+    def expire(signum, frame):
+        state.expired = True
+        pytest.fail(f"{what}: still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    pending = signal.alarm(seconds)
+    try:
+        if pending:
+            raise RuntimeError("deadline() inside another deadline, or beside another alarm")
+        yield state
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

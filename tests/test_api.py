@@ -24,6 +24,8 @@ from pipeline.runs.runner import Run
 from .conftest import RAW
 from .rules import best_value
 
+#: Seconds a probe interpreter may take to start and import pipeline.
+PROBE_TIMEOUT = 120
 GAMES_COLUMNS = ["hand1", "hand2", "hand1_category", "hand1_key", "hand2_category", "hand2_key", "winner"]
 
 
@@ -69,7 +71,8 @@ def test_unknown_name_is_an_attribute_error():
 
 def test_import_pipeline_is_cheap():
     probe = "import sys, pipeline; print(*(m for m in ('pandas', 'pyarrow', 'numpy') if m in sys.modules))"
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          timeout=PROBE_TIMEOUT)
     assert done.stdout.strip() == ""
 
 

@@ -1,7 +1,12 @@
-"""The dask engine on a real LocalCluster: same outputs as the local engine, workers may die."""
+"""The dask engine on a real LocalCluster: same outputs as the local engine, workers may die.
+
+The engine waits on the cluster without a timeout of its own, so the cluster's start and stop
+and each test run under a deadline: a cluster that hangs fails the test instead of the suite.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -21,17 +26,41 @@ from pipeline.runs import cluster
 from pipeline.runs.generate import generate
 from pipeline.runs.runner import Run
 
-from .conftest import RAW
+from .conftest import RAW, deadline
 
 # Fields of summary.json that differ between engines by design.
 ENGINE_FIELDS = {"engine", "cluster", "outputs", "elapsed_seconds", "rows_per_second"}
+#: Seconds the two-worker LocalCluster may take to start, or to stop.
+CLUSTER_TIMEOUT = 120
+#: Seconds one test may take on the cluster (each takes a few) before it counts as hung.
+TEST_TIMEOUT = 300
 
 
 @pytest.fixture(scope="module")
 def client():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as local, Client(local) as connected:
+    cluster = contextlib.ExitStack()
+    try:
+        with deadline(CLUSTER_TIMEOUT, "starting the LocalCluster"):
+            local = cluster.enter_context(LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                                       host="127.0.0.1", dashboard_address=None))
+            connected = cluster.enter_context(Client(local))
         yield connected
+    finally:
+        with deadline(CLUSTER_TIMEOUT, "stopping the LocalCluster"):
+            cluster.close()
+
+
+@pytest.fixture(autouse=True)
+def no_hang(request):
+    """Each test fails after TEST_TIMEOUT seconds (the cluster fixture has its own deadline).
+
+    The tasks of a test that ran out of time may still occupy the workers: they are restarted,
+    so that the next tests get the whole cluster."""
+    with deadline(TEST_TIMEOUT, request.node.nodeid) as test:
+        yield
+    if test.expired and "client" in request.fixturenames:
+        with deadline(CLUSTER_TIMEOUT, "restarting the LocalCluster's workers"):
+            request.getfixturevalue("client").restart()
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from importlib.metadata import version
+
 import pytest
 
 from pipeline.cli import cli
@@ -32,7 +35,7 @@ def test_two_hands_are_needed(runner):
 
 
 def test_version_and_help(runner):
-    assert runner.invoke(cli, ["--version"]).output.startswith("pokerpipe, version")
+    assert runner.invoke(cli, ["--version"]).output == f"pokerpipe, version {version('pokerpipe')}\n"
     help_text = runner.invoke(cli, ["-h"]).output
-    for command in ("run", "compare", "contest", "generate", "stats"):
-        assert command in help_text
+    listed = re.findall(r"^  (\S+)  ", help_text.split("\nCommands:\n", 1)[1], re.M)
+    assert sorted(listed) == ["compare", "contest", "equity", "generate", "run", "stats"]

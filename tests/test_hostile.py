@@ -549,7 +549,7 @@ def test_a_missing_path_is_named(runner, tmp_path):
     result = invoke(runner, ["run", str(missing), "-o", str(tmp_path / "out")])
     assert_refused(result, str(missing), outdir=tmp_path / "out")
     result = invoke(runner, ["contest", str(missing)])
-    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.exit_code == 2 and f"'{missing}' does not exist" in result.output
 
 
 def test_a_header_only_file_is_an_empty_run(runner, tmp_path):

@@ -23,7 +23,9 @@ nbclient = pytest.importorskip("nbclient")
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 ROWS = 5000
+#: Seconds one cell may run, and the kernel may take to start: each bounds a wait that could hang.
 CELL_TIMEOUT = 300
+KERNEL_START_TIMEOUT = 120
 
 NOTEBOOK_OUT = ROOT / "data" / "processed" / "notebook"
 #: Files each notebook must (re)write, relative to the repository root.
@@ -66,8 +68,8 @@ def test_notebook_runs(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     notebook.cells.append(nbformat.v4.new_code_cell(PROBE))
     started = time.time()
     client = nbclient.NotebookClient(
-        notebook, timeout=CELL_TIMEOUT, kernel_name="python3", allow_errors=False,
-        resources={"metadata": {"path": str(path.parent)}})
+        notebook, timeout=CELL_TIMEOUT, startup_timeout=KERNEL_START_TIMEOUT, kernel_name="python3",
+        allow_errors=False, resources={"metadata": {"path": str(path.parent)}})
     client.execute()  # raises CellExecutionError on the first failing cell
 
     outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,10 @@ from pipeline.formats.publish import OUTPUT_NAMES, OutputSet
 from pipeline.runs.generate import generate
 
 LOCAL_SET = {"winners.csv", "rejects.csv", "summary.json", "categories.csv", "ties.csv"}
+#: Seconds a mount or umount may take.
+MOUNT_TIMEOUT = 60
+#: Seconds a `pokerpipe run` process may take to start writing, or to exit once signalled.
+PROCESS_TIMEOUT = 120
 
 
 def contents(folder: Path) -> dict[str, bytes]:
@@ -53,7 +58,7 @@ def tmpfs(tmp_path):
         point = tmp_path / f"mnt{len(mounted)}"
         point.mkdir()
         done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(point)],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, timeout=MOUNT_TIMEOUT)
         if done.returncode:
             pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
         mounted.append(point)
@@ -61,7 +66,7 @@ def tmpfs(tmp_path):
 
     yield mount
     for point in reversed(mounted):
-        subprocess.run(["umount", "-l", str(point)], check=False)
+        subprocess.run(["umount", "-l", str(point)], check=False, timeout=MOUNT_TIMEOUT)
 
 
 def run_cli(runner, *args: str):
@@ -157,7 +162,7 @@ def test_full_disk_on_an_empty_outdir_publishes_nothing(runner, tmpfs, tmp_path)
 
 def test_read_only_file_system_is_one_line(runner, tmpfs, deals):
     disk = tmpfs("1m")
-    subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+    subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True, timeout=MOUNT_TIMEOUT)
     result = run_cli(runner, str(deals), "-o", str(disk / "out"))
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
@@ -174,21 +179,29 @@ def test_a_mount_point_outdir_is_refused(runner, tmpfs, deals):
     assert result.exit_code == 1 and "mount point" in result.output
 
 
-def _start_run(source: Path, out: Path) -> subprocess.Popen:
+@contextlib.contextmanager
+def _running(source: Path, out: Path) -> Iterator[subprocess.Popen]:
+    """A `pokerpipe run` process, killed on the way out if it is still running."""
     # Small batches on one thread: a run of several seconds, so the signal
     # lands mid-run, well before the outputs are published.
-    return subprocess.Popen([sys.executable, "-m", "pipeline", "run", str(source), "-o", str(out), "-q",
-                             "--batch-rows", "200", "--threads", "1"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen([sys.executable, "-m", "pipeline", "run", str(source), "-o", str(out), "-q",
+                                "--batch-rows", "200", "--threads", "1"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate(timeout=PROCESS_TIMEOUT)  # reaps it and closes its pipes
 
 
 def _wait_for_staging(out: Path, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + PROCESS_TIMEOUT
     while time.monotonic() < deadline:
         staged = list(out.parent.glob(f".{out.name}.pokerpipe-*.new"))
         if staged and any(list(s.glob(".winners.csv.*.part")) for s in staged):
             return
-        assert process.poll() is None, process.communicate()
+        assert process.poll() is None, process.communicate(timeout=PROCESS_TIMEOUT)
         time.sleep(0.02)
     raise AssertionError("the run never started writing")
 
@@ -205,10 +218,10 @@ def test_a_stop_signal_cleans_up_and_keeps_the_previous_set(runner, deals, big, 
     out = tmp_path / "out"
     assert run_cli(runner, str(deals), "-o", str(out)).exit_code == 0
     before = contents(out)
-    process = _start_run(big, out)
-    _wait_for_staging(out, process)
-    process.send_signal(stop)
-    _, stderr = process.communicate(timeout=60)
+    with _running(big, out) as process:
+        _wait_for_staging(out, process)
+        process.send_signal(stop)
+        _, stderr = process.communicate(timeout=PROCESS_TIMEOUT)
     assert process.returncode in (128 + stop, 1), stderr  # SIGINT: click's "Aborted!", status 1
     assert "Traceback" not in stderr
     assert contents(out) == before
@@ -219,10 +232,10 @@ def test_sigkill_leaves_the_previous_set_and_the_next_run_clears_its_staging(run
     out = tmp_path / "out"
     assert run_cli(runner, str(deals), "-o", str(out)).exit_code == 0
     before = contents(out)
-    process = _start_run(big, out)
-    _wait_for_staging(out, process)
-    process.kill()
-    process.wait(timeout=60)
+    with _running(big, out) as process:
+        _wait_for_staging(out, process)
+        process.kill()
+        process.wait(timeout=PROCESS_TIMEOUT)
     assert contents(out) == before
     assert leftovers(out)  # the dead run's staging folder is still there...
     result = run_cli(runner, str(deals), "-o", str(out), "--format", "parquet")

@@ -9,6 +9,9 @@ import pytest
 
 from .conftest import RAW
 
+#: Seconds one `pokerpipe` process may take (each takes well under one).
+TIMEOUT = 120
+
 #: Runs the console script's main() and reports, on the way out, which of these were imported.
 PROBE = """\
 import atexit, sys
@@ -23,7 +26,7 @@ main()
 def imported(args: list[str], cwd) -> set[str]:
     """Which of pandas and pyarrow a `pokerpipe ARGS` process imported; fails on a non-zero exit."""
     done = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr[-2000:]
     [line] = [line for line in done.stderr.splitlines() if line.startswith("IMPORTED")]
     return set(line.split()[1:])

@@ -39,6 +39,8 @@ def test_stats_needs_a_run_folder(runner, tmp_path):
 def test_generate_refuses_a_contest_file_for_larvis(runner, tmp_path):
     result = runner.invoke(cli, ["generate", "--game", "larvis", "--rows", "5", "-o", str(tmp_path / "x.in")])
     assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{tmp_path / 'x.in'}: contest files" in result.output and "game 'larvis' needs" in result.output
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_million_seven_card_hands_fit_the_exact_shares(runner, tmp_path):

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -14,6 +18,8 @@ from pipeline.runs.generate import generate
 from pipeline.runs.threads import available_cores, run_ordered
 
 TIMING = ("elapsed_seconds", "rows_per_second")
+#: Seconds a probe interpreter may take to start, import pipeline and answer.
+PROBE_TIMEOUT = 120
 
 
 @pytest.fixture
@@ -87,4 +93,48 @@ def test_a_failure_in_any_stage_is_raised_and_nothing_hangs(threads, stage):
 
 
 def test_the_default_is_the_cores_this_process_may_use():
-    assert 1 <= available_cores()
+    assert available_cores() == len(os.sched_getaffinity(0))
+
+
+def test_a_process_allowed_one_core_sees_one():
+    # A separate interpreter: the affinity of this test process stays as it is.
+    probe = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+             "from pipeline.threads import available_cores; print(available_cores())")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=PROBE_TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1"
+
+
+@pytest.fixture
+def score_pools(monkeypatch):
+    """The sizes of the scoring thread pools started, in order."""
+    sizes: list[int] = []
+    start = ThreadPoolExecutor.__init__
+
+    def spy(self, max_workers=None, thread_name_prefix="", *args, **kwargs):
+        if thread_name_prefix.startswith("pokerpipe-score"):
+            sizes.append(max_workers)
+        start(self, max_workers, thread_name_prefix, *args, **kwargs)
+
+    monkeypatch.setattr(ThreadPoolExecutor, "__init__", spy)
+    return sizes
+
+
+@pytest.mark.parametrize(("cores", "option", "pools"), [
+    (3, [], [3]),  # no --threads: as many scoring threads as cores
+    (1, [], []),  # one core: everything in one thread, no pool
+    (3, ["--threads", "2"], [2]),  # --threads wins
+    (1, ["--threads", "2"], [2]),
+])
+def test_the_cli_threads_default_follows_the_cores(runner, tmp_path, monkeypatch, score_pools, cores, option,
+                                                   pools):
+    source, rows = tmp_path / "deals.csv", 300
+    generate(source, game="holdem", rows=rows, players=4, seed=1)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)))
+    assert available_cores() == cores
+    result = runner.invoke(cli, ["run", str(source), "-o", str(tmp_path / "out"), "-q", "--batch-rows", "100",
+                                 *option])
+    assert result.exit_code == 0, result.output
+    assert score_pools == pools
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["rows_scored"] == rows
