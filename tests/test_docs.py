@@ -27,8 +27,8 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline import phh
 from pipeline.cli import cli
+from pipeline.formats import histories
 
 from .conftest import ROOT
 from .rules import RANKS, SUITS, best_value
@@ -170,7 +170,7 @@ def check_run(ran: Ran) -> None:
     summary = json.loads(ran.wrote(Path(params["outdir"]) / "summary.json").read_text())
     assert {ran.path(i["path"]): i["rows"] for i in summary["inputs"]} == {f: rows_in(f) for f in files}
     assert summary["rows_read"] == read > 0
-    apart = sum(summary.get(f"rows_{name}", 0) for name in phh.SET_APART)
+    apart = sum(summary.get(f"rows_{name}", 0) for name in histories.SET_APART)
     assert summary["rows_read"] == summary["rows_scored"] + apart + summary["rows_rejected"]
     assert f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored" in ran.stderr
 

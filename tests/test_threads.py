@@ -99,7 +99,7 @@ def test_the_default_is_the_cores_this_process_may_use():
 def test_a_process_allowed_one_core_sees_one():
     # A separate interpreter: the affinity of this test process stays as it is.
     probe = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
-             "from pipeline.threads import available_cores; print(available_cores())")
+             "from pipeline.runs.threads import available_cores; print(available_cores())")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=PROBE_TIMEOUT)
     assert done.returncode == 0, done.stderr
