@@ -32,9 +32,10 @@ steps that each take and return whole arrays): the street of each action is
 the number of board deals before it; the level a call matches is the
 running maximum of the bets on its street (the big blind before the flop);
 what a player commits on a street is its largest bet or call there, capped
-by what it has behind; the uncalled part of the largest contribution goes
-back to its owner.  ``received = finishing - starting + contributed`` (or
-``winnings``) names the recorded winners of the showdown.
+by what it has behind; the uncalled part of the largest bet goes back to
+its owner (antes are dead money: never returned, no side pot).
+``received = finishing - starting + contributed`` (or ``winnings``) names
+the recorded winners of the showdown.
 """
 
 from __future__ import annotations
@@ -981,28 +982,38 @@ def contributions(actions: Actions, players: NDArray[np.int64], street: NDArray[
     return contributed
 
 
-def return_uncalled(contributed: NDArray[np.float64]) -> NDArray[np.float64]:
-    """The contributions once the part of the largest that nobody matched goes back to its owner.
+def return_uncalled(contributed: NDArray[np.float64],
+                    posted_ante: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The contributions once the part of the largest bet that nobody matched goes back to its owner.
+
+    An ante is dead money, never matched nor returned: only the bets
+    (contributions without the antes) are compared, so that a big blind
+    ante neither comes back as if uncalled nor hides a raise nobody called.
 
     Parameters
     ----------
     contributed : ndarray of shape (hands, seats), dtype float64
-        From :func:`contributions`.
+        From :func:`contributions`, antes included.
+    posted_ante : ndarray of shape (hands, seats), dtype float64
+        From :func:`posted_forced_bets`.
 
     Returns
     -------
     ndarray of shape (hands, seats), dtype float64
-        A new array: the largest contribution of each hand lowered to the
-        second largest.
+        A new array: the largest bet of each hand lowered to the second
+        largest, antes still included.
 
     Examples
     --------
-    >>> return_uncalled(np.array([[50., 300., 100.]])).tolist()
+    >>> return_uncalled(np.array([[50., 300., 100.]]), np.zeros((1, 3))).tolist()
     [[50.0, 100.0, 100.0]]
+    >>> return_uncalled(np.array([[50., 400., 300.]]), np.array([[0., 100., 0.]])).tolist()
+    [[50.0, 400.0, 300.0]]
     """
+    bets = contributed - posted_ante
+    ranked = np.sort(bets, axis=1)
+    top = bets.argmax(axis=1)
     returned = contributed.copy()
-    ranked = np.sort(returned, axis=1)
-    top = returned.argmax(axis=1)
     returned[np.arange(len(returned)), top] -= ranked[:, -1] - ranked[:, -2]
     return returned
 
@@ -1089,13 +1100,14 @@ def _tolerance(stack: NDArray[np.float64]) -> NDArray[np.float64]:
     return tolerance
 
 
-def side_pots(live: NDArray[np.bool_], contributed: NDArray[np.float64],
+def side_pots(live: NDArray[np.bool_], contributed: NDArray[np.float64], posted_ante: NDArray[np.float64],
               stack: NDArray[np.float64]) -> NDArray[np.bool_]:
-    """Whether the live players of every hand put in different amounts: a side pot.
+    """Whether the live players of every hand bet different amounts: a side pot.
 
     With a side pot the players who received chips need not hold the best
     hand (a short all-in can win the main pot only), so the recorded result
-    cannot check the winners.
+    cannot check the winners.  The antes are dead money in the main pot,
+    which every live player can win: they make no side pot.
 
     Parameters
     ----------
@@ -1103,16 +1115,18 @@ def side_pots(live: NDArray[np.bool_], contributed: NDArray[np.float64],
         From :func:`live_players`.
     contributed : ndarray of shape (hands, seats), dtype float64
         After :func:`return_uncalled`.
+    posted_ante : ndarray of shape (hands, seats), dtype float64
+        From :func:`posted_forced_bets`.
     stack : ndarray of shape (hands, seats), dtype float64
         Starting stacks, which set the rounding tolerance.
 
     Returns
     -------
     ndarray of shape (hands,), dtype bool
-        False where fewer than one player is live.
+        False where one player or none is live.
     """
-    spread = np.where(live, contributed, -np.inf).max(axis=1) - \
-        np.where(live, contributed, np.inf).min(axis=1)
+    bets = contributed - posted_ante
+    spread = np.where(live, bets, -np.inf).max(axis=1) - np.where(live, bets, np.inf).min(axis=1)
     side: NDArray[np.bool_] = spread > _tolerance(stack)
     return side
 
@@ -1210,7 +1224,7 @@ def replay(hands: Hands) -> Replay:
     posted_ante, posted_blind = posted_forced_bets(fields.stack, fields.ante, fields.blind, fields.seated)
     level = call_levels(actions.verb, actions.amount, street, actions.hand, posted_blind)
     contributed = return_uncalled(contributions(actions, fields.players, street, level, fields.stack,
-                                                posted_ante, posted_blind))
+                                                posted_ante, posted_blind), posted_ante)
     live = live_players(actions, fields.players, fields.seated)
     showdown = live.sum(axis=1) >= 2
     complete = cards_known(board_count, holes, live)
@@ -1224,7 +1238,7 @@ def replay(hands: Hands) -> Replay:
     received = received_chips(fields.stack, contributed, _padded(*finishing), has_finishing,
                               _padded(*winnings))
     recorded = has_finishing | (winnings[1] >= 0)
-    side_pot = side_pots(live, contributed, fields.stack)
+    side_pot = side_pots(live, contributed, posted_ante, fields.stack)
     checked = scored & recorded & ~side_pot
     expected = np.where(checked, recorded_winners(received, live, fields.stack), "")
     counts["side_pots"] = int((scored & recorded & side_pot).sum())

@@ -45,7 +45,7 @@ def chips(stacks: list[float], actions: list[str], *, antes: list[float] | None 
     street = phh.streets(acts.verb, acts.hand, np.array([len(actions)]))
     level = phh.call_levels(acts.verb, acts.amount, street, acts.hand, posted_blind)
     before = phh.contributions(acts, np.array([n]), street, level, stack, posted_ante, posted_blind)
-    after = phh.return_uncalled(before)
+    after = phh.return_uncalled(before, posted_ante)
     return before[0, :n].tolist(), after[0, :n].tolist()
 
 
@@ -162,9 +162,26 @@ def test_only_the_part_above_the_last_raise_goes_back() -> None:
 
 def test_return_uncalled_lowers_the_largest_to_the_second_largest() -> None:
     contributed = np.array([[100.0, 700.0, 250.0, 0.0], [300.0, 300.0, 50.0, 0.0]])
-    returned = phh.return_uncalled(contributed)
+    returned = phh.return_uncalled(contributed, np.zeros_like(contributed))
     assert returned.tolist() == [[100, 250, 250, 0], [300, 300, 50, 0]]
     assert contributed.tolist() == [[100, 700, 250, 0], [300, 300, 50, 0]]  # a new array
+
+
+def test_a_big_blind_ante_is_dead_money_not_an_uncalled_bet() -> None:
+    # p2 posts the table's ante, 30, and the big blind, 100.  p3 raises to 300, p1 folds, p2
+    # calls 300.  Both bet 300: nothing is uncalled, and p2's 30 stays in the pot.
+    actions = ["p3 cbr 300", "p1 f", "p2 cc", "d db 2c3d4h", "p2 cc", "p3 cc"]
+    before, after = chips([1000, 1000, 1000], actions, antes=[0, 30, 0], blinds=[50, 100, 0])
+    assert before == after == [50, 330, 300]
+
+
+def test_a_big_blind_ante_does_not_hide_a_raise_that_nobody_called() -> None:
+    # p3 opens to 250, p1 folds, p2 (ante 30, blind 100) re-raises to 870, p3 shoves its 900
+    # and p2 folds.  p3's 900 is called up to 870: 30 goes back, though p2 put in 900 in all.
+    actions = ["p3 cbr 250", "p1 f", "p2 cbr 870", "p3 cbr 900", "p2 f"]
+    before, after = chips([1000, 1000, 900], actions, antes=[0, 30, 0], blinds=[50, 100, 0])
+    assert before == [50, 900, 900]
+    assert after == [50, 900, 870]
 
 
 # --- who is live, side pots, received chips and the recorded winners ---------------------------
@@ -184,7 +201,20 @@ def test_live_players_who_put_in_different_amounts_make_a_side_pot() -> None:
     contributed[1, :3] = [1000, 1000, 1000]
     contributed[2, :3] = [100, 1000, 1000]  # the 100 of a player who folded is no side pot
     stack = np.full((3, SEATS), 5000.0)
-    assert phh.side_pots(live, contributed, stack).tolist() == [True, False, False]
+    side = phh.side_pots(live, contributed, np.zeros_like(contributed), stack)
+    assert side.tolist() == [True, False, False]
+
+
+def test_an_ante_makes_no_side_pot() -> None:
+    live = np.zeros((2, SEATS), dtype=bool)
+    live[:, :2] = True
+    contributed = np.zeros((2, SEATS))
+    contributed[:, :2] = [[1030, 1000], [1030, 1000]]
+    posted_ante = np.zeros((2, SEATS))
+    posted_ante[0, :2] = [30, 0]  # a big blind ante: both bet 1000
+    posted_ante[1, :2] = [30, 30]  # both posted 30: p2 bet 30 less, all-in
+    side = phh.side_pots(live, contributed, posted_ante, np.full((2, SEATS), 5000.0))
+    assert side.tolist() == [False, True]
 
 
 def test_received_chips_come_from_the_finishing_stacks_else_the_winnings() -> None:
