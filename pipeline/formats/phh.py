@@ -30,14 +30,16 @@ arrays).  A hand with any line outside that subset, a duplicate key or a
 missing field is parsed by :mod:`tomllib` instead, so the fast path only
 ever decides hands it reads exactly as TOML does.
 
-The actions of every hand are then split with one regular expression and
-replayed with numpy over all actions at once: the street of each action is
+The actions of every hand are then split with numpy over their bytes and
+replayed with numpy over all actions at once (:func:`replay`, a sequence of
+steps that each take and return whole arrays): the street of each action is
 the number of board deals before it; the level a call matches is the
 running maximum of the bets on its street (the big blind before the flop);
-what a player commits on a street is its last bet or call there, capped
-by what it has behind; the uncalled part of the largest contribution goes
-back to its owner.  ``received = finishing - starting + contributed`` (or
-``winnings``) names the recorded winners of the showdown.
+what a player commits on a street is its largest bet or call there, capped
+by what it has behind; the uncalled part of the largest bet goes back to
+its owner (antes are dead money: never returned, no side pot).
+``received = finishing - starting + contributed`` (or ``winnings``) names
+the recorded winners of the showdown.
 """
 
 from __future__ import annotations
@@ -113,6 +115,32 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
 
     Raises InputError naming the file when it cannot be read as text.
     """
+    for hands in read_hands(source, batch_rows=batch_rows):
+        batch = to_batch(hands, replay(hands), source.name)
+        batch.last_row = int(hands.ordinal.max())  # every hand of the group is a row of ``hands``
+        yield batch
+
+
+def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Hands]:
+    """Read a PHH source into groups of at most ``batch_rows`` (and :data:`GROUP_HANDS`) hands, not replayed.
+
+    Parameters
+    ----------
+    source : Source
+        A PHH file, ``.phh`` (one hand) or ``.phhs`` (the tables ``[1]``,
+        ``[2]``, ...), plain or compressed.
+    batch_rows : int
+        The most hands in one group.
+
+    Yields
+    ------
+    Hands
+        The fields of every hand of the group, those the parser already
+        rejects included (with their ``problem``); ``ordinal`` numbers the
+        hands in the file from 1.
+
+    Raises InputError naming the file when it cannot be read as text.
+    """
     blob = _read_text(source)
     multi = ".phhs" in [s.lower() for s in source.path.suffixes]
     raw_bytes = np.frombuffer(blob, dtype=np.uint8)
@@ -138,11 +166,8 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
         offsets, data, _ = offsets_and_data(lines)
         lengths = np.diff(offsets)
         first = np.where(lengths > 0, data[np.minimum(offsets[:-1], max(len(data) - 1, 0))], 0)
-        raw = _parse(lines, first, start_lines[begin:stop] - start_lines[begin],
+        yield _parse(lines, first, start_lines[begin:stop] - start_lines[begin],
                      ordinal=begin + 1, first_line=int(start_lines[begin]) + 1, multi=multi)
-        batch = _replay(raw, source.name)
-        batch.last_row = stop
-        yield batch
 
 
 def _read_text(source: Source) -> bytes:
@@ -165,13 +190,29 @@ _NumberLists: TypeAlias = tuple[np.ndarray, np.ndarray]
 
 
 @dataclass
-class _Hands:
+class Hands:
     """Fields of a group of hands, before the replay; hand i is row i.
 
-    ``numbers[name]`` is (flat float64 values, lengths) with length -1 for
-    a field the hand lacks; ``actions`` the flat action texts with
-    ``action_counts`` per hand; ``problem`` the reason a hand is already
-    rejected (None when it is not).
+    Attributes
+    ----------
+    ordinal, line : ndarray of shape (hands,), dtype int64
+        The hand's number in its file (from 1) and the line where it starts.
+    key, variant, players : list of str or None, length hands
+        The table name (``.phhs``) or ``hand`` field, the variant code, the
+        player names joined by ", ".
+    numbers : dict of str to (ndarray, ndarray)
+        For each number field (``antes``, ``blinds_or_straddles``,
+        ``starting_stacks``, ``finishing_stacks``, ``winnings``): the values
+        of every hand, flat, float64, and the length of each hand's list,
+        int64, -1 where the hand lacks the field.
+    actions : pyarrow.Array of strings
+        The actions of every hand, flat, hand after hand.
+    action_counts : ndarray of shape (hands,), dtype int64
+        Actions per hand.
+    problem : ndarray of shape (hands,), dtype object
+        The reason the parser already rejects the hand, None when it does not.
+    excerpt : list of str or None, length hands
+        The text shown with that reason.
     """
 
     ordinal: NDArray[np.int64]
@@ -187,7 +228,7 @@ class _Hands:
 
 
 def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: int, first_line: int,
-           multi: bool) -> _Hands:
+           multi: bool) -> Hands:
     """Read a group of hands: the fast path where it applies, tomllib elsewhere."""
     n_lines, hands = len(lines), len(starts)
     chunk = np.zeros(n_lines, dtype=np.int64)
@@ -285,7 +326,7 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
     hand_text = pc.replace_substring_regex(optional["hand"], r"""^['"]|['"]$""", "").to_pylist()
     variant = pc.utf8_slice_codeunits(got["variant"], 1, -1).to_pylist() if len(fast) else []
     key = [header_keys[i] for i in fast] if multi else hand_text
-    fast_hands = _Hands(
+    fast_hands = Hands(
         ordinal=ordinal + fast, line=first_line + starts[fast], key=key, variant=variant,
         players=players, numbers=numbers, actions=actions, action_counts=action_counts,
         problem=np.full(len(fast), None, dtype=object), excerpt=[None] * len(fast))
@@ -400,7 +441,7 @@ def _text(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def _from_records(records: list[dict[str, Any]], ordinal: np.ndarray, line: np.ndarray) -> _Hands:
+def _from_records(records: list[dict[str, Any]], ordinal: np.ndarray, line: np.ndarray) -> Hands:
     numbers: dict[str, _NumberLists] = {}
     for name in _NUMBER_FIELDS:
         lists = [r.get("numbers", {}).get(name) for r in records]
@@ -408,7 +449,7 @@ def _from_records(records: list[dict[str, Any]], ordinal: np.ndarray, line: np.n
         numbers[name] = (np.array(flat, dtype=np.float64),
                          np.array([-1 if v is None else len(v) for v in lists], dtype=np.int64))
     actions = [r.get("actions") or [] for r in records]
-    return _Hands(
+    return Hands(
         ordinal=np.asarray(ordinal, dtype=np.int64), line=np.asarray(line, dtype=np.int64),
         key=[r.get("key") for r in records], variant=[r.get("variant") for r in records],
         players=[r.get("players") for r in records], numbers=numbers,
@@ -418,8 +459,8 @@ def _from_records(records: list[dict[str, Any]], ordinal: np.ndarray, line: np.n
         excerpt=[r.get("excerpt") for r in records])
 
 
-def _concat(a: _Hands, b: _Hands) -> _Hands:
-    return _Hands(
+def _concat(a: Hands, b: Hands) -> Hands:
+    return Hands(
         ordinal=np.concatenate([a.ordinal, b.ordinal]), line=np.concatenate([a.line, b.line]),
         key=a.key + b.key, variant=a.variant + b.variant, players=a.players + b.players,
         numbers={name: (np.concatenate([a.numbers[name][0], b.numbers[name][0]]),
@@ -442,129 +483,353 @@ def _padded(values: np.ndarray, lengths: np.ndarray, fill: float = 0.0) -> np.nd
     return out
 
 
-def _replay(raw: _Hands, path: str) -> Batch:
-    """Replay every hand of a group at once; the batch of its outcomes."""
-    hands = len(raw.ordinal)
-    problem = raw.problem.copy()
-    excerpt = list(raw.excerpt)
+# --- The replay: steps over every hand of a group at once ---------------------------------------
+#
+# Each step below takes and returns whole arrays, one row per hand (``hands``)
+# or per action (``n``), so that a group of thousands of hands costs a few
+# numpy calls per step, and each step can be called on a few hand-built rows.
 
-    def reject(rows: NDArray[np.intp], reason: str | Callable[[int, np.intp], str],
+
+@dataclass
+class Rejections:
+    """Why hands of a group are rejected, the first reason given to a hand kept.
+
+    Attributes
+    ----------
+    problem : ndarray of shape (hands,), dtype object
+        The reason (str), None while the hand is not rejected.
+    excerpt : list of str or None, length hands
+        The text shown with the reason (the action at fault), None for none.
+    """
+
+    problem: NDArray[np.object_]
+    excerpt: list[str | None]
+
+    @classmethod
+    def of(cls, hands: Hands) -> Rejections:
+        """The rejections the parser already made, copied, so that the hands stay as read."""
+        return cls(hands.problem.copy(), list(hands.excerpt))
+
+    @property
+    def rejected(self) -> NDArray[np.bool_]:
+        """(hands,) bool: the hand has a reason."""
+        rejected: NDArray[np.bool_] = self.problem != None  # noqa: E711 (elementwise)
+        return rejected
+
+    def reject(self, rows: NDArray[np.intp], reason: str | Callable[[int, np.intp], str],
                text: str | Callable[[int, np.intp], str] | None = None) -> None:
-        for position, row in enumerate(rows):
-            if problem[row] is None:
-                problem[row] = reason(position, row) if callable(reason) else reason
-                excerpt[row] = text(position, row) if callable(text) else text
+        """Give the hands ``rows`` a reason and an excerpt, unless they have one already.
 
-    variant = np.array([v if v is not None else "" for v in raw.variant], dtype=object)
+        ``reason`` and ``text`` are a string, or a function of the position in
+        ``rows`` and the row, called only for a hand not yet rejected (the
+        messages are costly and rejections rare).
+        """
+        for position, row in enumerate(rows):
+            if self.problem[row] is None:
+                self.problem[row] = reason(position, row) if callable(reason) else reason
+                self.excerpt[row] = text(position, row) if callable(text) else text
+
+    def reject_actions(self, actions: Actions, bad: NDArray[np.bool_],
+                       why: Callable[[np.intp], str]) -> None:
+        """Reject the hands of the actions flagged in ``bad`` ((n,) bool), each named by its first bad action.
+
+        ``why`` gives the reason from the index of that action.
+        """
+        rows = np.flatnonzero(bad)
+        if not len(rows):
+            return
+        hand_rows, first = np.unique(actions.hand[rows], return_index=True)
+        shown_text: list[str] = actions.texts.take(pa.array(rows[first])).to_pylist()
+        self.reject(hand_rows, lambda i, _: f"action {shown(shown_text[i])}: {why(rows[first[i]])}",
+                    lambda i, _: shown_text[i])
+
+
+@dataclass
+class Fields:
+    """The per-seat fields of a group of hands, padded to :data:`holdem.MAX_PLAYERS` seats.
+
+    Attributes
+    ----------
+    variant : ndarray of shape (hands,), dtype object
+        The variant code (str), "" where the hand has none.
+    players : ndarray of shape (hands,), dtype int64
+        The number of starting stacks (-1 where absent, out of range in a
+        rejected hand).
+    stack, ante, blind : ndarray of shape (hands, seats), dtype float64
+        Starting stacks, antes and blinds or straddles by seat, 0 past the
+        last value.
+    seated : ndarray of shape (hands, seats), dtype bool
+        The seat has a player.
+    """
+
+    variant: NDArray[np.object_]
+    players: NDArray[np.int64]
+    stack: NDArray[np.float64]
+    ante: NDArray[np.float64]
+    blind: NDArray[np.float64]
+    seated: NDArray[np.bool_]
+
+
+def check_fields(hands: Hands, rejections: Rejections) -> Fields:
+    """Reject the hands whose variant or list lengths do not fit, and pad the per-seat fields.
+
+    Parameters
+    ----------
+    hands : Hands
+        A group of hands as read.
+    rejections : Rejections
+        Gets a reason for a variant other than :data:`VARIANTS`, fewer than
+        two or more than ten starting stacks, and a list of antes, blinds,
+        finishing stacks or winnings of another length than the stacks.
+
+    Returns
+    -------
+    Fields
+        The variant, number of players and per-seat numbers of every hand.
+    """
+    variant = np.array([v if v is not None else "" for v in hands.variant], dtype=object)
     wrong = np.flatnonzero(~np.isin(variant, VARIANTS))
-    reject(wrong, lambda _, row: f"variant {variant[row]!r} is not Texas hold'em ({' or '.join(VARIANTS)})")
-    players = raw.numbers["starting_stacks"][1]
-    reject(np.flatnonzero((players < 2) | (players > _SEATS)),
-           lambda _, row: f"{players[row]} starting stacks: expected 2 to {_SEATS} players")
+    rejections.reject(wrong, lambda _, row: f"variant {variant[row]!r} is not Texas hold'em "
+                                            f"({' or '.join(VARIANTS)})")
+    players = hands.numbers["starting_stacks"][1]
+    rejections.reject(np.flatnonzero((players < 2) | (players > _SEATS)),
+                      lambda _, row: f"{players[row]} starting stacks: expected 2 to {_SEATS} players")
     for name in ("antes", "blinds_or_straddles", "finishing_stacks", "winnings"):
-        lengths = raw.numbers[name][1]
+        lengths = hands.numbers[name][1]
 
         def miscount(_: int, row: np.intp, name: str = name, lengths: np.ndarray = lengths) -> str:
             return f"{name} has {lengths[row]} values for {players[row]} players"
 
-        reject(np.flatnonzero((lengths >= 0) & (lengths != players)), miscount)
-    stack = _padded(*raw.numbers["starting_stacks"])
-    ante = _padded(*raw.numbers["antes"])
-    blind = _padded(*raw.numbers["blinds_or_straddles"])
+        rejections.reject(np.flatnonzero((lengths >= 0) & (lengths != players)), miscount)
     seated = np.arange(_SEATS) < np.minimum(players, _SEATS)[:, None]
+    return Fields(variant=variant, players=players, stack=_padded(*hands.numbers["starting_stacks"]),
+                  ante=_padded(*hands.numbers["antes"]), blind=_padded(*hands.numbers["blinds_or_straddles"]),
+                  seated=seated)
 
-    # Actions: actor, verb, target and argument of each, with their hand.
-    counts = raw.action_counts
-    hand_of = np.repeat(np.arange(hands), counts)
-    texts = raw.actions
-    understood, actor, verb, target, arg_start, arg_length, amount, data = _split_actions(texts)
 
-    def action_text(rows: np.ndarray) -> list[str]:
-        listed: list[str] = texts.take(pa.array(rows)).to_pylist()
-        return listed
+@dataclass
+class Actions:
+    """The actions of a group of hands split into their words; action i is row i, in hand order.
 
-    def reject_actions(bad: np.ndarray, why: Callable[[np.intp], str]) -> None:
-        bad = np.flatnonzero(bad)
-        if not len(bad):
-            return
-        # The first bad action of each hand names the reason.
-        hand_rows, first = np.unique(hand_of[bad], return_index=True)
-        shown_text = action_text(bad[first])
-        reject(hand_rows, lambda i, _: f"action {shown(shown_text[i])}: {why(bad[first[i]])}",
-               lambda i, _: shown_text[i])
+    Attributes
+    ----------
+    texts : pyarrow.Array of n strings
+        The actions as written.
+    hand : ndarray of shape (n,), dtype int64
+        The row of the action's hand in its group (non-decreasing).
+    understood : ndarray of shape (n,), dtype bool
+        The action has the shape ``ACTOR VERB [pN] [ARG]``.
+    actor, target : ndarray of shape (n,), dtype int64
+        Player numbers from 1: the actor (0 for the dealer ``d``), the player
+        dealt to by ``d dh pN`` (0 for none); -1 for a word that is no player.
+    verb : ndarray of shape (n,), dtype int64
+        A verb code, :data:`DH` ... :data:`SM`, or :data:`OTHER`.
+    arg_start, arg_length : ndarray of shape (n,), dtype int64
+        Where the argument (cards or an amount) lies in ``data``; length 0
+        for none.
+    amount : ndarray of shape (n,), dtype float64
+        The amount of a ``cbr`` (NaN when it is not a number, and for every
+        other verb).
+    data : ndarray of shape (bytes,), dtype uint8
+        The bytes of the texts that ``arg_start`` points into.
+    """
 
-    reject_actions(~understood, lambda _: "not understood")
+    texts: pa.Array
+    hand: NDArray[np.int64]
+    understood: NDArray[np.bool_]
+    actor: NDArray[np.int64]
+    verb: NDArray[np.int64]
+    target: NDArray[np.int64]
+    arg_start: NDArray[np.int64]
+    arg_length: NDArray[np.int64]
+    amount: NDArray[np.float64]
+    data: NDArray[np.uint8]
+
+    def by_player(self, players: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """(n,) bool: an understood action of a player seated in its hand (``players`` per hand)."""
+        mine: NDArray[np.bool_] = self.understood & (self.actor >= 1) & (self.actor <= players[self.hand])
+        return mine
+
+    @property
+    def seat(self) -> NDArray[np.int64]:
+        """(n,) int64: the actor's seat from 0, clipped into the seats so that it can index them."""
+        seat: NDArray[np.int64] = np.clip(self.actor - 1, 0, _SEATS - 1)
+        return seat
+
+
+def check_actions(actions: Actions, players: NDArray[np.int64], rejections: Rejections) -> None:
+    """Reject the hands with an action that is not a Texas hold'em action of a seated player.
+
+    Parameters
+    ----------
+    actions : Actions
+        The split actions of a group of hands.
+    players : ndarray of shape (hands,), dtype int64
+        The players seated in each hand.
+    rejections : Rejections
+        Gets, for the first bad action of a hand: not understood, a verb
+        other than dh, db, cbr, cc, f, sm, a deal by a player or a bet by
+        the dealer, ``d dh`` without its player, a player not seated, a
+        ``cbr`` without an amount, ``cc`` or ``f`` with an argument.
+    """
+    understood, actor, verb, target = actions.understood, actions.actor, actions.verb, actions.target
+    rejections.reject_actions(actions, ~understood, lambda _: "not understood")
     dealer = actor == 0
     is_deal = (verb == DH) | (verb == DB)
-    reject_actions(understood & (verb == OTHER),
-                   lambda a: "not a Texas hold'em action (dh, db, cbr, cc, f, sm)")
-    reject_actions(understood & (verb != OTHER) & (dealer != is_deal),
-                   lambda a: "dealing is the dealer's (d), betting the players' (pN)")
-    reject_actions(understood & ((verb == DH) != (target > 0)),
-                   lambda a: "d dh names the player dealt to, and only it")
-    seats_of = players[hand_of]
+    rejections.reject_actions(actions, understood & (verb == OTHER),
+                              lambda a: "not a Texas hold'em action (dh, db, cbr, cc, f, sm)")
+    rejections.reject_actions(actions, understood & (verb != OTHER) & (dealer != is_deal),
+                              lambda a: "dealing is the dealer's (d), betting the players' (pN)")
+    rejections.reject_actions(actions, understood & ((verb == DH) != (target > 0)),
+                              lambda a: "d dh names the player dealt to, and only it")
+    seats_of = players[actions.hand]
     unseated = understood & ((actor > seats_of) | (target > seats_of) | (actor < 0) | (target < 0))
-    reject_actions(unseated, lambda a: f"player {max(actor[a], target[a])} is not seated "
-                                       f"({seats_of[a]} players)")
-    amount = np.where(verb == CBR, amount, np.nan)
-    reject_actions(understood & (verb == CBR) & np.isnan(amount), lambda _: "cbr needs an amount")
-    reject_actions(understood & ((verb == CC) | (verb == FOLD)) & (arg_length > 0),
-                   lambda _: "cc and f take no argument")
+    rejections.reject_actions(actions, unseated, lambda a: f"player {max(actor[a], target[a])} is not seated "
+                                                           f"({seats_of[a]} players)")
+    rejections.reject_actions(actions, understood & (verb == CBR) & np.isnan(actions.amount),
+                              lambda _: "cbr needs an amount")
+    rejections.reject_actions(actions, understood & ((verb == CC) | (verb == FOLD))
+                              & (actions.arg_length > 0), lambda _: "cc and f take no argument")
 
-    # Cards: two bytes each, '??' for a card nobody saw.
-    carded = understood & ((verb == DH) | (verb == DB) | ((verb == SM) & (arg_length > 0)))
-    reject_actions(carded & ((arg_length % 2 == 1) | (arg_length == 0)), lambda _: "cards are two "
-                                                                              "characters each")
+
+def card_codes(actions: Actions, rejections: Rejections) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """The cards of every deal and show, as codes, with the action each comes from.
+
+    Parameters
+    ----------
+    actions : Actions
+        The split actions of a group of hands.
+    rejections : Rejections
+        Gets, for the first bad action of a hand: cards not of two
+        characters each, hole cards that are not two, more than five board
+        cards in one deal, an unknown card.
+
+    Returns
+    -------
+    code : ndarray of shape (cards,), dtype uint8
+        The card codes of :mod:`pipeline.cards`, 254 for ``??`` (a card
+        nobody saw), :data:`cards.INVALID` for a card that is not one.
+    owner : ndarray of shape (cards,), dtype int64
+        The action of each card (non-decreasing; its cards in order).
+    """
+    verb, arg_length, data = actions.verb, actions.arg_length, actions.data
+    carded = actions.understood & ((verb == DH) | (verb == DB) | ((verb == SM) & (arg_length > 0)))
+    rejections.reject_actions(actions, carded & ((arg_length % 2 == 1) | (arg_length == 0)),
+                              lambda _: "cards are two characters each")
     carded &= (arg_length % 2 == 0) & (arg_length > 0)
-    reject_actions(carded & (verb != DB) & (arg_length != 4), lambda _: "hole cards are two cards")
-    reject_actions(carded & (verb == DB) & (arg_length > 2 * _BOARD), lambda _: "more than five board cards")
+    rejections.reject_actions(actions, carded & (verb != DB) & (arg_length != 4),
+                              lambda _: "hole cards are two cards")
+    rejections.reject_actions(actions, carded & (verb == DB) & (arg_length > 2 * _BOARD),
+                              lambda _: "more than five board cards")
     carded &= ((verb != DB) & (arg_length == 4)) | ((verb == DB) & (arg_length <= 2 * _BOARD))
     card_actions = np.flatnonzero(carded)
     per = arg_length[card_actions] // 2
-    begin = np.repeat(arg_start[card_actions], per) + 2 * (
+    begin = np.repeat(actions.arg_start[card_actions], per) + 2 * (
         np.arange(per.sum()) - np.repeat(np.cumsum(per) - per, per))
     pair = data[begin].astype(np.uint16) | data[begin + 1].astype(np.uint16) << 8 if len(begin) else \
         np.zeros(0, np.uint16)
-    code = cards.CODE_OF_TEXT[pair]
+    code: NDArray[np.uint8] = cards.CODE_OF_TEXT[pair]
     code[pair == ord("?") | ord("?") << 8] = _UNKNOWN_CARD
     bad_card = code == cards.INVALID
     owner = np.repeat(card_actions, per)
     if bad_card.any():
         words = {int(owner[i]): data[begin[i]:begin[i] + 2].tobytes().decode("utf-8", "replace")
                  for i in np.flatnonzero(bad_card)[::-1]}
-        reject_actions(np.isin(np.arange(len(verb)), owner[bad_card]),
-                       lambda a: f"unknown card {shown(words[int(a)])} (ranks {cards.RANKS}, suits "
-                                 f"{cards.SUITS}, ?? unknown)")
+        rejections.reject_actions(
+            actions, np.isin(np.arange(len(verb)), owner[bad_card]),
+            lambda a: f"unknown card {shown(words[int(a)])} (ranks {cards.RANKS}, suits {cards.SUITS}, "
+                      f"?? unknown)")
+    return code, owner
 
-    # Board: the cards of d db in order.
+
+def board_cards(code: NDArray[np.uint8], owner: NDArray[np.int64], actions: Actions, hands: int,
+                rejections: Rejections) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """The board of every hand: the cards of its ``d db`` actions in order.
+
+    Parameters
+    ----------
+    code, owner : ndarray of shape (cards,)
+        Card codes (uint8) and their actions (int64), from :func:`card_codes`.
+    actions : Actions
+        The split actions of the group.
+    hands : int
+        Hands in the group.
+    rejections : Rejections
+        Gets "more than five board cards" for a hand dealt more in all.
+
+    Returns
+    -------
+    board : ndarray of shape (hands, 5), dtype uint8
+        The board's card codes, 255 past the cards dealt.
+    board_count : ndarray of shape (hands,), dtype int64
+        The board cards dealt, all of them (more than five in a rejected hand).
+    """
     board = np.full((hands, _BOARD), _NO_CARD, dtype=np.uint8)
-    is_board = verb[owner] == DB
-    board_hand = hand_of[owner[is_board]]
+    is_board = actions.verb[owner] == DB
+    board_hand = actions.hand[owner[is_board]]
     order = np.arange(len(board_hand))
     first_of_hand = np.searchsorted(board_hand, board_hand)  # board_hand is sorted
     slot = order - first_of_hand
     over = slot >= _BOARD
-    reject(np.unique(board_hand[over]), "more than five board cards")
+    rejections.reject(np.unique(board_hand[over]), "more than five board cards")
     board[board_hand[~over], slot[~over]] = code[is_board][~over]
-    board_count = np.bincount(board_hand, minlength=hands)
+    board_count: NDArray[np.int64] = np.bincount(board_hand, minlength=hands)
+    return board, board_count
 
-    # Hole cards: the deal, replaced by what the player shows.
+
+def hole_cards(code: NDArray[np.uint8], owner: NDArray[np.int64], actions: Actions, hands: int,
+               rejections: Rejections) -> NDArray[np.uint8]:
+    """The hole cards of every seat: those dealt, replaced by those the player shows.
+
+    Parameters
+    ----------
+    code, owner : ndarray of shape (cards,)
+        Card codes (uint8) and their actions (int64), from :func:`card_codes`.
+    actions : Actions
+        The split actions of the group.
+    hands : int
+        Hands in the group.
+    rejections : Rejections
+        Gets a reason for a player who shows other cards than the known
+        cards dealt to it.
+
+    Returns
+    -------
+    ndarray of shape (hands, seats, 2), dtype uint8
+        Card codes by hand and seat, 254 for a card nobody saw, 255 where
+        none was dealt.
+    """
     holes = np.full((hands, _SEATS, 2), _NO_CARD, dtype=np.uint8)
     shown_cards = np.full((hands, _SEATS, 2), _NO_CARD, dtype=np.uint8)
-    for which, grid, seat in ((DH, holes, target), (SM, shown_cards, actor)):
-        mine = verb[owner] == which
+    for which, grid, player in ((DH, holes, actions.target), (SM, shown_cards, actions.actor)):
+        mine = actions.verb[owner] == which
         acts = owner[mine][::2]
-        grid[hand_of[acts], np.minimum(seat[acts], _SEATS) - 1] = code[mine].reshape(-1, 2)
+        grid[actions.hand[acts], np.minimum(player[acts], _SEATS) - 1] = code[mine].reshape(-1, 2)
     dealt_known: NDArray[np.bool_] = np.all(holes < _UNKNOWN_CARD, axis=2)
     shown_known: NDArray[np.bool_] = np.all(shown_cards < _UNKNOWN_CARD, axis=2)
     differ = dealt_known & shown_known & (np.sort(holes, axis=2) != np.sort(shown_cards, axis=2)).any(axis=2)
     rows, seats = np.nonzero(differ)
-    reject(rows, lambda i, row: f"p{seats[i] + 1} shows {_cards_of(shown_cards[row, seats[i]])}, dealt "
-                                f"{_cards_of(holes[row, seats[i]])}")
-    holes = np.where(shown_known[:, :, None], shown_cards, holes)
+    rejections.reject(rows, lambda i, row: f"p{seats[i] + 1} shows {_cards_of(shown_cards[row, seats[i]])}, "
+                                           f"dealt {_cards_of(holes[row, seats[i]])}")
+    known: NDArray[np.uint8] = np.where(shown_known[:, :, None], shown_cards, holes)
+    return known
 
-    # A card dealt twice leaves fewer card bits than known cards.
+
+def check_dealt_twice(board: NDArray[np.uint8], holes: NDArray[np.uint8], rejections: Rejections) -> None:
+    """Reject the hands in which a known card is dealt twice.
+
+    Parameters
+    ----------
+    board : ndarray of shape (hands, 5), dtype uint8
+        From :func:`board_cards`.
+    holes : ndarray of shape (hands, seats, 2), dtype uint8
+        From :func:`hole_cards`.
+    rejections : Rejections
+        Gets "card Xx is dealt twice".
+    """
+    hands = len(board)
     every = np.concatenate([board, holes.reshape(hands, -1)], axis=1)
+    # A card dealt twice sets one bit for two known cards.
     bits = np.zeros(hands, dtype=np.uint64)
     known_cards = np.zeros(hands, dtype=np.int64)
     for column in every.T:
@@ -573,77 +838,439 @@ def _replay(raw: _Hands, path: str) -> Batch:
                          np.uint64(0))
         known_cards += real
     twice = np.flatnonzero(np.bitwise_count(bits) != known_cards)
-    reject(twice, lambda _, row: f"card {_twice(every[row])} is dealt twice")
+    rejections.reject(twice, lambda _, row: f"card {_twice(every[row])} is dealt twice")
 
-    # Chips.  The street of an action is the number of board deals before it.
+
+def streets(verb: NDArray[np.int64], hand: NDArray[np.int64], counts: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The street of every action: the board deals before it in its hand.
+
+    Parameters
+    ----------
+    verb : ndarray of shape (n,), dtype int64
+        Verb codes of the actions of a group, hand after hand.
+    hand : ndarray of shape (n,), dtype int64
+        The hand of each action (non-decreasing).
+    counts : ndarray of shape (hands,), dtype int64
+        Actions per hand.
+
+    Returns
+    -------
+    ndarray of shape (n,), dtype int64
+        0 before the flop, 1 after the first board deal, ..., at most 5: a
+        hand dealt more is rejected, and the cap keeps it inside the arrays.
+        A board deal counts only for the actions after it.
+
+    Examples
+    --------
+    >>> streets(np.array([DH, CBR, DB, CC, DB, CC, DH]), np.array([0, 0, 0, 0, 0, 0, 1]),
+    ...         np.array([6, 1])).tolist()
+    [0, 0, 0, 1, 1, 2, 0]
+    """
     is_db = (verb == DB).astype(np.int64)
     before = np.cumsum(is_db) - is_db
     hand_start = np.cumsum(counts) - counts
-    street = before - before[np.minimum(hand_start, max(len(before) - 1, 0))][hand_of] if len(before) \
+    street = before - before[np.minimum(hand_start, max(len(before) - 1, 0))][hand] if len(before) \
         else before
-    street = np.minimum(street, _MAX_STREETS - 1)
+    capped: NDArray[np.int64] = np.minimum(street, _MAX_STREETS - 1)
+    return capped
+
+
+def posted_forced_bets(stack: NDArray[np.float64], ante: NDArray[np.float64], blind: NDArray[np.float64],
+                       seated: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The antes and then the blinds or straddles posted, each capped by what the player has left.
+
+    Parameters
+    ----------
+    stack, ante, blind : ndarray of shape (hands, seats), dtype float64
+        Starting stacks, antes, blinds or straddles.
+    seated : ndarray of shape (hands, seats), dtype bool
+        The seats that have a player.
+
+    Returns
+    -------
+    posted_ante, posted_blind : ndarray of shape (hands, seats), dtype float64
+        0 at an empty seat.
+
+    Examples
+    --------
+    >>> posted_ante, posted_blind = posted_forced_bets(
+    ...     np.array([[100., 30., 8.]]), np.array([[5., 5., 5.]]), np.array([[10., 20., 0.]]),
+    ...     np.array([[True, True, True]]))
+    >>> posted_ante.tolist(), posted_blind.tolist()
+    ([[5.0, 5.0, 5.0]], [[10.0, 20.0, 0.0]])
+    """
     posted_ante = np.minimum(ante, stack) * seated
     posted_blind = np.minimum(blind, stack - posted_ante) * seated
-    segment = hand_of * _MAX_STREETS + street
+    return posted_ante, posted_blind
+
+
+def call_levels(verb: NDArray[np.int64], amount: NDArray[np.float64], street: NDArray[np.int64],
+                hand: NDArray[np.int64], posted_blind: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The level a call matches at every action: the largest bet before it on its street.
+
+    Before the flop the largest blind counts as a bet.
+
+    Parameters
+    ----------
+    verb, street, hand : ndarray of shape (n,), dtype int64
+        The verb codes, streets (:func:`streets`) and hands of the actions.
+    amount : ndarray of shape (n,), dtype float64
+        The amount of each ``cbr`` (a bet or raise *to* that total on the street).
+    posted_blind : ndarray of shape (hands, seats), dtype float64
+        From :func:`posted_forced_bets`.
+
+    Returns
+    -------
+    ndarray of shape (n,), dtype float64
+        -inf where nothing was bet before on the street.
+    """
+    segment = hand * _MAX_STREETS + street
     bet = np.where(verb == CBR, amount, -np.inf)
     level = _running_max_before(bet, segment)
-    level = np.where(street == 0, np.maximum(level, posted_blind.max(axis=1)[hand_of]), level)
+    preflop: NDArray[np.float64] = np.where(street == 0, np.maximum(level, posted_blind.max(axis=1)[hand]),
+                                            level)
+    return preflop
+
+
+def contributions(actions: Actions, players: NDArray[np.int64], street: NDArray[np.int64],
+                  level: NDArray[np.float64], stack: NDArray[np.float64], posted_ante: NDArray[np.float64],
+                  posted_blind: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The chips every player put in, street by street, before the uncalled bet goes back.
+
+    On a street a player commits the largest of its blind (before the
+    flop), its bets (``cbr``, to the amount) and its calls (``cc``, to the
+    level of :func:`call_levels`), capped by what it had left when the street
+    began: a call for more than the stack is an all-in call.
+
+    Parameters
+    ----------
+    actions : Actions
+        The split actions of a group; only understood ``cbr`` and ``cc`` of
+        seated players count.
+    players : ndarray of shape (hands,), dtype int64
+        The players seated in each hand.
+    street : ndarray of shape (n,), dtype int64
+        From :func:`streets`.
+    level : ndarray of shape (n,), dtype float64
+        From :func:`call_levels`.
+    stack, posted_ante, posted_blind : ndarray of shape (hands, seats), dtype float64
+        Starting stacks, and the antes and blinds of :func:`posted_forced_bets`.
+
+    Returns
+    -------
+    ndarray of shape (hands, seats), dtype float64
+        Antes included.
+    """
+    hand, seat, verb = actions.hand, actions.seat, actions.verb
+    playing = actions.by_player(players) & ((verb == CBR) | (verb == CC))
     contributed = posted_ante.copy()
-    playing = understood & ((verb == CBR) | (verb == CC)) & (actor >= 1) & (actor <= seats_of)
-    seat = np.clip(actor - 1, 0, _SEATS - 1)
+    # A street at a time: its cap is what the earlier streets left.
     for s in range(int(street.max(initial=0)) + 1):
         committed = posted_blind.copy() if s == 0 else np.zeros_like(contributed)
         behind = stack - contributed
         acts = np.flatnonzero(playing & (street == s))
-        cap = behind[hand_of[acts], seat[acts]]
-        value = np.minimum(np.where(verb[acts] == CBR, amount[acts], level[acts]), cap)
-        np.maximum.at(committed, (hand_of[acts], seat[acts]), value)
+        cap = behind[hand[acts], seat[acts]]
+        value = np.minimum(np.where(verb[acts] == CBR, actions.amount[acts], level[acts]), cap)
+        np.maximum.at(committed, (hand[acts], seat[acts]), value)
         contributed += committed
-    # The uncalled part of the largest contribution goes back to its owner.
-    ranked = np.sort(contributed, axis=1)
-    top = contributed.argmax(axis=1)
-    contributed[np.arange(hands), top] -= ranked[:, -1] - ranked[:, -2]
+    return contributed
 
-    folded = np.zeros((hands, _SEATS), dtype=bool)
-    folds = np.flatnonzero(understood & (verb == FOLD) & (actor >= 1) & (actor <= seats_of))
-    folded[hand_of[folds], seat[folds]] = True
-    live = seated & ~folded
-    showdown = live.sum(axis=1) >= 2
-    complete = (board_count == _BOARD) & ((holes < 52).all(axis=2) | ~live).all(axis=1)
 
-    rejected = problem != None  # noqa: E711 (elementwise)
-    scored = ~rejected & showdown & complete
-    counts_out = {"without_showdown": int((~rejected & ~showdown).sum()),
-                  "unknown_cards": int((~rejected & showdown & ~complete).sum())}
+def return_uncalled(contributed: NDArray[np.float64],
+                    posted_ante: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The contributions once the part of the largest bet that nobody matched goes back to its owner.
 
-    # Recorded winners: the showdown players who received chips.
-    finishing, has_finishing = _padded(*raw.numbers["finishing_stacks"]), \
-        raw.numbers["finishing_stacks"][1] >= 0
-    winnings, has_winnings = _padded(*raw.numbers["winnings"]), raw.numbers["winnings"][1] >= 0
-    received = np.where(has_finishing[:, None], finishing - stack + contributed, winnings)
-    recorded = has_finishing | has_winnings
-    tolerance = 1e-9 * (1 + np.abs(stack).max(axis=1, initial=0))
-    spread = np.where(live, contributed, -np.inf).max(axis=1) - \
-        np.where(live, contributed, np.inf).min(axis=1)
-    side_pot = spread > tolerance
-    received_bits = ((received > tolerance[:, None]) & live) << np.arange(_SEATS)
+    An ante is dead money, never matched nor returned: only the bets
+    (contributions without the antes) are compared, so that a big blind
+    ante neither comes back as if uncalled nor hides a raise nobody called.
+
+    Parameters
+    ----------
+    contributed : ndarray of shape (hands, seats), dtype float64
+        From :func:`contributions`, antes included.
+    posted_ante : ndarray of shape (hands, seats), dtype float64
+        From :func:`posted_forced_bets`.
+
+    Returns
+    -------
+    ndarray of shape (hands, seats), dtype float64
+        A new array: the largest bet of each hand lowered to the second
+        largest, antes still included.
+
+    Examples
+    --------
+    >>> return_uncalled(np.array([[50., 300., 100.]]), np.zeros((1, 3))).tolist()
+    [[50.0, 100.0, 100.0]]
+    >>> return_uncalled(np.array([[50., 400., 300.]]), np.array([[0., 100., 0.]])).tolist()
+    [[50.0, 400.0, 300.0]]
+    """
+    bets = contributed - posted_ante
+    ranked = np.sort(bets, axis=1)
+    top = bets.argmax(axis=1)
+    returned = contributed.copy()
+    returned[np.arange(len(returned)), top] -= ranked[:, -1] - ranked[:, -2]
+    return returned
+
+
+def live_players(actions: Actions, players: NDArray[np.int64],
+                 seated: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The players still in every hand at its end: seated and not folded.
+
+    Parameters
+    ----------
+    actions : Actions
+        The split actions of a group.
+    players : ndarray of shape (hands,), dtype int64
+        The players seated in each hand.
+    seated : ndarray of shape (hands, seats), dtype bool
+        The seats that have a player.
+
+    Returns
+    -------
+    ndarray of shape (hands, seats), dtype bool
+        Two or more live players make a showdown.
+    """
+    folded = np.zeros(seated.shape, dtype=bool)
+    folds = np.flatnonzero(actions.by_player(players) & (actions.verb == FOLD))
+    folded[actions.hand[folds], actions.seat[folds]] = True
+    live: NDArray[np.bool_] = seated & ~folded
+    return live
+
+
+def cards_known(board_count: NDArray[np.int64], holes: NDArray[np.uint8],
+                live: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Whether every card a showdown needs is known: five board cards and the live players' holes.
+
+    Parameters
+    ----------
+    board_count : ndarray of shape (hands,), dtype int64
+        From :func:`board_cards`.
+    holes : ndarray of shape (hands, seats, 2), dtype uint8
+        From :func:`hole_cards`.
+    live : ndarray of shape (hands, seats), dtype bool
+        From :func:`live_players`.
+
+    Returns
+    -------
+    ndarray of shape (hands,), dtype bool
+    """
+    complete: NDArray[np.bool_] = (board_count == _BOARD) & ((holes < 52).all(axis=2) | ~live).all(axis=1)
+    return complete
+
+
+def received_chips(stack: NDArray[np.float64], contributed: NDArray[np.float64],
+                   finishing: NDArray[np.float64], has_finishing: NDArray[np.bool_],
+                   winnings: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The chips every player received from the pot, as the recorded result says.
+
+    Parameters
+    ----------
+    stack, contributed : ndarray of shape (hands, seats), dtype float64
+        Starting stacks, and contributions after :func:`return_uncalled`.
+    finishing, winnings : ndarray of shape (hands, seats), dtype float64
+        The recorded finishing stacks and winnings (0 where absent).
+    has_finishing : ndarray of shape (hands,), dtype bool
+        The hand records finishing stacks; they win over winnings.
+
+    Returns
+    -------
+    ndarray of shape (hands, seats), dtype float64
+        ``finishing - stack + contributed``, or else ``winnings``.
+
+    Examples
+    --------
+    >>> received_chips(np.array([[100., 100.]]), np.array([[40., 40.]]), np.array([[180., 20.]]),
+    ...                np.array([True]), np.zeros((1, 2))).tolist()
+    [[120.0, -40.0]]
+    """
+    received: NDArray[np.float64] = np.where(has_finishing[:, None], finishing - stack + contributed,
+                                             winnings)
+    return received
+
+
+def _tolerance(stack: NDArray[np.float64]) -> NDArray[np.float64]:
+    """(hands,) float64: differences of chips below this are rounding, not chips."""
+    tolerance: NDArray[np.float64] = 1e-9 * (1 + np.abs(stack).max(axis=1, initial=0))
+    return tolerance
+
+
+def side_pots(live: NDArray[np.bool_], contributed: NDArray[np.float64], posted_ante: NDArray[np.float64],
+              stack: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Whether the live players of every hand bet different amounts: a side pot.
+
+    With a side pot the players who received chips need not hold the best
+    hand (a short all-in can win the main pot only), so the recorded result
+    cannot check the winners.  The antes are dead money in the main pot,
+    which every live player can win: they make no side pot.
+
+    Parameters
+    ----------
+    live : ndarray of shape (hands, seats), dtype bool
+        From :func:`live_players`.
+    contributed : ndarray of shape (hands, seats), dtype float64
+        After :func:`return_uncalled`.
+    posted_ante : ndarray of shape (hands, seats), dtype float64
+        From :func:`posted_forced_bets`.
+    stack : ndarray of shape (hands, seats), dtype float64
+        Starting stacks, which set the rounding tolerance.
+
+    Returns
+    -------
+    ndarray of shape (hands,), dtype bool
+        False where one player or none is live.
+    """
+    bets = contributed - posted_ante
+    spread = np.where(live, bets, -np.inf).max(axis=1) - np.where(live, bets, np.inf).min(axis=1)
+    side: NDArray[np.bool_] = spread > _tolerance(stack)
+    return side
+
+
+def recorded_winners(received: NDArray[np.float64], live: NDArray[np.bool_],
+                     stack: NDArray[np.float64]) -> NDArray[np.object_]:
+    """The winners the recorded chips name: the live players who received chips.
+
+    Parameters
+    ----------
+    received : ndarray of shape (hands, seats), dtype float64
+        From :func:`received_chips`.
+    live : ndarray of shape (hands, seats), dtype bool
+        From :func:`live_players`.
+    stack : ndarray of shape (hands, seats), dtype float64
+        Starting stacks, which set the rounding tolerance.
+
+    Returns
+    -------
+    ndarray of shape (hands,), dtype object
+        Seats from 1 as the winners column writes them ("1 3"), or
+        :data:`NO_RECORDED_WINNER`.
+    """
+    received_bits = ((received > _tolerance(stack)[:, None]) & live) << np.arange(_SEATS)
     masks = received_bits.sum(axis=1).astype(np.int64)
-    expected = np.where(masks > 0, holdem.winners_text(masks), NO_RECORDED_WINNER)
-    checked = scored & recorded & ~side_pot
-    expected = np.where(checked, expected, "")
-    counts_out["side_pots"] = int((scored & recorded & side_pot).sum())
-    counts_out["no_recorded_result"] = int((scored & ~recorded).sum())
+    expected: NDArray[np.object_] = np.where(masks > 0, holdem.winners_text(masks), NO_RECORDED_WINNER)
+    return expected
 
-    order = np.argsort(raw.ordinal, kind="stable")
-    keep = order[scored[order]]
-    table = _table(board[keep], holes[keep], live[keep], expected[keep], path,
-                   [raw.key[i] for i in keep], [raw.players[i] for i in keep], variant[keep])
+
+@dataclass
+class Replay:
+    """What the replay of a group of hands found; hand i is row i of every array.
+
+    Attributes
+    ----------
+    rejections : Rejections
+        Why hands are rejected.
+    variant : ndarray of shape (hands,), dtype object
+    board : ndarray of shape (hands, 5), dtype uint8
+        From :func:`board_cards`.
+    holes : ndarray of shape (hands, seats, 2), dtype uint8
+        From :func:`hole_cards`.
+    live : ndarray of shape (hands, seats), dtype bool
+        From :func:`live_players`.
+    contributed : ndarray of shape (hands, seats), dtype float64
+        The chips each player put in the pot, the uncalled bet returned
+        (:func:`return_uncalled`).
+    received : ndarray of shape (hands, seats), dtype float64
+        The chips each player received from the pot (:func:`received_chips`);
+        0 where the hand records no result.
+    recorded : ndarray of shape (hands,), dtype bool
+        The hand records finishing stacks or winnings.
+    side_pot : ndarray of shape (hands,), dtype bool
+        From :func:`side_pots`.
+    scored : ndarray of shape (hands,), dtype bool
+        A showdown with every card known, not rejected: a row of the table.
+    expected : ndarray of shape (hands,), dtype object
+        The recorded winners of the scored showdowns that the chips check,
+        "" elsewhere.
+    counts : dict of str to int
+        The hands of :data:`SET_APART` and the showdowns of :data:`NOT_CHECKED`.
+    """
+
+    rejections: Rejections
+    variant: NDArray[np.object_]
+    board: NDArray[np.uint8]
+    holes: NDArray[np.uint8]
+    live: NDArray[np.bool_]
+    contributed: NDArray[np.float64]
+    received: NDArray[np.float64]
+    recorded: NDArray[np.bool_]
+    side_pot: NDArray[np.bool_]
+    scored: NDArray[np.bool_]
+    expected: NDArray[np.object_]
+    counts: dict[str, int]
+
+
+def replay(hands: Hands) -> Replay:
+    """Replay every hand of a group at once: the steps above, in order.
+
+    The order of the checks is the order of the reasons: a hand keeps the
+    first one.
+    """
+    count = len(hands.ordinal)
+    rejections = Rejections.of(hands)
+    fields = check_fields(hands, rejections)
+    actions = split_actions(hands.actions, hands.action_counts)
+    check_actions(actions, fields.players, rejections)
+    code, owner = card_codes(actions, rejections)
+    board, board_count = board_cards(code, owner, actions, count, rejections)
+    holes = hole_cards(code, owner, actions, count, rejections)
+    check_dealt_twice(board, holes, rejections)
+
+    street = streets(actions.verb, actions.hand, hands.action_counts)
+    posted_ante, posted_blind = posted_forced_bets(fields.stack, fields.ante, fields.blind, fields.seated)
+    level = call_levels(actions.verb, actions.amount, street, actions.hand, posted_blind)
+    contributed = return_uncalled(contributions(actions, fields.players, street, level, fields.stack,
+                                                posted_ante, posted_blind), posted_ante)
+    live = live_players(actions, fields.players, fields.seated)
+    showdown = live.sum(axis=1) >= 2
+    complete = cards_known(board_count, holes, live)
+
+    rejected = rejections.rejected
+    scored = ~rejected & showdown & complete
+    counts = {"without_showdown": int((~rejected & ~showdown).sum()),
+              "unknown_cards": int((~rejected & showdown & ~complete).sum())}
+    finishing, winnings = hands.numbers["finishing_stacks"], hands.numbers["winnings"]
+    has_finishing = finishing[1] >= 0
+    received = received_chips(fields.stack, contributed, _padded(*finishing), has_finishing,
+                              _padded(*winnings))
+    recorded = has_finishing | (winnings[1] >= 0)
+    side_pot = side_pots(live, contributed, posted_ante, fields.stack)
+    checked = scored & recorded & ~side_pot
+    expected = np.where(checked, recorded_winners(received, live, fields.stack), "")
+    counts["side_pots"] = int((scored & recorded & side_pot).sum())
+    counts["no_recorded_result"] = int((scored & ~recorded).sum())
+    return Replay(rejections=rejections, variant=fields.variant, board=board, holes=holes, live=live,
+                  contributed=contributed, received=received, recorded=recorded, side_pot=side_pot,
+                  scored=scored, expected=expected, counts=counts)
+
+
+def to_batch(hands: Hands, replayed: Replay, path: str) -> Batch:
+    """The batch of a replayed group: a table row per scored showdown, the rejected hands, the counts.
+
+    Parameters
+    ----------
+    hands : Hands
+        The group as read.
+    replayed : Replay
+        Its :func:`replay`.
+    path : str
+        The file as the user named it, for the ``file`` column.
+
+    Returns
+    -------
+    Batch
+        Rows and rejections in the order of the hands in the file.
+    """
+    order = np.argsort(hands.ordinal, kind="stable")
+    keep = order[replayed.scored[order]]
+    table = _table(replayed.board[keep], replayed.holes[keep], replayed.live[keep], replayed.expected[keep],
+                   path, [hands.key[i] for i in keep], [hands.players[i] for i in keep],
+                   replayed.variant[keep])
+    problem, excerpt = replayed.rejections.problem, replayed.rejections.excerpt
     unreadable = []
-    for row in order[rejected[order]]:
-        where = f"hand {raw.key[row]}: " if raw.key[row] is not None else ""
-        unreadable.append((int(raw.ordinal[row]), int(raw.line[row]), excerpt[row] or "",
+    for row in order[replayed.rejections.rejected[order]]:
+        where = f"hand {hands.key[row]}: " if hands.key[row] is not None else ""
+        unreadable.append((int(hands.ordinal[row]), int(hands.line[row]), excerpt[row] or "",
                            where + problem[row]))
-    return Batch(table, raw.ordinal[keep], raw.line[keep], unreadable, counts=counts_out)
+    return Batch(table, hands.ordinal[keep], hands.line[keep], unreadable, counts=replayed.counts)
 
 
 def _running_max_before(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
@@ -669,22 +1296,36 @@ def _running_max_before(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
 _MAX_NUMBER = 24  # characters of an amount
 
 
-def _split_actions(texts: pa.Array) -> tuple[np.ndarray, ...]:
+def split_actions(texts: pa.Array, counts: NDArray[np.int64]) -> Actions:
     """Split every action into its words with numpy over the text bytes at once.
 
     An action is ``ACTOR VERB [pN] [ARG]`` with single spaces: the actor
     ``d`` or ``pN``, a lower-case verb, an optional player (``d dh pN``) and
     an optional argument (cards or an amount); a ``#`` starts a comment.
 
+    Parameters
+    ----------
+    texts : pyarrow.Array of n strings
+        The actions of a group of hands, hand after hand.
+    counts : ndarray of shape (hands,), dtype int64
+        Actions per hand.
+
     Returns
     -------
-    understood : (n,) bool, the action has that shape
-    actor, target : (n,) int64, player numbers (0 for the dealer or none; -1 invalid)
-    verb : (n,) int64, a verb code (:data:`OTHER` for a verb not read here)
-    arg_start, arg_length : (n,) int64, where the argument lies in ``data`` (length 0: none)
-    amount : (n,) float64, the argument of cbr read as a number (NaN when it is not one or no cbr)
-    data : (bytes,) uint8, the text bytes ``arg_start`` points into
+    Actions
+        Actor, verb, target, argument and amount of each action, with its
+        hand and its text as written (comments kept, for the messages).
+
+    Examples
+    --------
+    >>> actions = split_actions(pa.array(["d dh p1 AcKd", "p2 cbr 250", "p1 cc  # call", "p3 zz"]),
+    ...                         np.array([3, 1]))
+    >>> actions.hand.tolist(), actions.actor.tolist(), actions.target.tolist()
+    ([0, 0, 0, 1], [0, 2, 1, 3], [1, 0, 0, 0])
+    >>> actions.verb.tolist() == [DH, CBR, CC, OTHER], actions.amount[1], actions.understood.all()
+    (True, np.float64(250.0), np.True_)
     """
+    written = texts
     if len(texts) and pc.any(pc.match_substring(texts, "#")).as_py():
         texts = pc.replace_substring_regex(texts, r" *#.*$", "")
     offsets, data, _ = offsets_and_data(texts)
@@ -732,7 +1373,9 @@ def _split_actions(texts: pa.Array) -> tuple[np.ndarray, ...]:
     amount = np.full(n, np.nan)
     bets = np.flatnonzero(verb == CBR)
     amount[bets] = _numbers(data, arg_start[bets], arg_length[bets])
-    return understood, actor, verb, target, arg_start, arg_length, amount, data
+    return Actions(texts=written, hand=np.repeat(np.arange(len(counts)), counts), understood=understood,
+                   actor=actor, verb=verb, target=target, arg_start=arg_start, arg_length=arg_length,
+                   amount=amount, data=data)
 
 
 def _seat(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
