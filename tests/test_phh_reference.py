@@ -30,9 +30,9 @@ from pokerkit.state import (
     State,
 )
 
-from pipeline import phh
-from pipeline.readers import open_source
-from pipeline.runner import Run
+from pipeline.formats import phh
+from pipeline.formats.readers import open_source
+from pipeline.runs.runner import Run
 
 ROOT = Path(__file__).resolve().parent.parent
 PHH = ROOT / "data" / "raw" / "phh"

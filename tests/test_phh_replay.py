@@ -13,8 +13,9 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from pipeline import holdem, phh
-from pipeline.readers import open_source
+from pipeline.formats import phh
+from pipeline.formats.readers import open_source
+from pipeline.games import holdem
 
 SEATS = holdem.MAX_PLAYERS
 

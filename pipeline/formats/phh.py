@@ -1181,7 +1181,8 @@ class Replay:
         The recorded winners of the scored showdowns that the chips check,
         "" elsewhere.
     counts : dict of str to int
-        The hands of :data:`SET_APART` and the showdowns of :data:`NOT_CHECKED`.
+        The hands of :data:`~pipeline.formats.histories.SET_APART` and the showdowns of
+        :data:`~pipeline.formats.histories.NOT_CHECKED`.
     """
 
     rejections: Rejections
