@@ -59,7 +59,7 @@ from pipeline.errors import InputError
 from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER
 from pipeline.formats.sources import Batch, Source, format_suffix
 from pipeline.games import holdem
-from pipeline.poker import cards
+from pipeline.poker import cards, notation
 from pipeline.poker.holdem import BEST_OF
 from pipeline.text import offsets_and_data, shown
 
@@ -829,15 +829,8 @@ def check_dealt_twice(board: NDArray[np.uint8], holes: NDArray[np.uint8], reject
     """
     hands = len(board)
     every = np.concatenate([board, holes.reshape(hands, -1)], axis=1)
-    # A card dealt twice sets one bit for two known cards.
-    bits = np.zeros(hands, dtype=np.uint64)
-    known_cards = np.zeros(hands, dtype=np.int64)
-    for column in every.T:
-        real = column < 52
-        bits |= np.where(real, np.left_shift(np.uint64(1), column.astype(np.uint64) % np.uint64(52)),
-                         np.uint64(0))
-        known_cards += real
-    twice = np.flatnonzero(np.bitwise_count(bits) != known_cards)
+    # Unknown cards ('??') and cards not dealt take no place in the deck.
+    twice = np.flatnonzero(~cards.all_distinct([np.minimum(column, cards.DECK_SIZE) for column in every.T]))
     rejections.reject(twice, lambda _, row: f"card {_twice(every[row])} is dealt twice")
 
 
@@ -1054,7 +1047,8 @@ def cards_known(board_count: NDArray[np.int64], holes: NDArray[np.uint8],
     -------
     ndarray of shape (hands,), dtype bool
     """
-    complete: NDArray[np.bool_] = (board_count == _BOARD) & ((holes < 52).all(axis=2) | ~live).all(axis=1)
+    dealt = (holes < cards.DECK_SIZE).all(axis=2)
+    complete: NDArray[np.bool_] = (board_count == _BOARD) & (dealt | ~live).all(axis=1)
     return complete
 
 
@@ -1424,36 +1418,18 @@ def _cards_of(codes: np.ndarray) -> str:
 
 
 def _twice(codes: np.ndarray) -> str:
-    real = codes[codes < 52]
+    real = codes[codes < cards.DECK_SIZE]
     values, counts = np.unique(real, return_counts=True)
     return str(cards.CARD_TEXT[values[counts > 1][0]])
-
-
-_RANK_BYTE = np.frombuffer(cards.RANKS.encode(), dtype=np.uint8)
-_SUIT_BYTE = np.frombuffer(cards.SUITS.encode(), dtype=np.uint8)
-
-
-def _card_text(codes: np.ndarray, present: np.ndarray | None = None) -> pa.Array:
-    """Cards as text separated by spaces, ``(n, k)`` codes -> n strings; null where not present."""
-    n, k = codes.shape
-    width = 3 * k - 1
-    matrix = np.full((n, width), ord(" "), dtype=np.uint8)
-    matrix[:, 0::3] = _RANK_BYTE[codes // 4]
-    matrix[:, 1::3] = _SUIT_BYTE[codes % 4]
-    offsets = (np.arange(n + 1) * width).astype(np.int32)
-    array = pa.Array.from_buffers(pa.string(), n,
-                                  [None, pa.py_buffer(offsets), pa.py_buffer(matrix.tobytes())])
-    if present is None:
-        return array
-    return pc.if_else(pa.array(present), array, pa.scalar(None, pa.string()))
 
 
 def _table(board: np.ndarray, holes: np.ndarray, live: np.ndarray, expected: np.ndarray, path: str,
            keys: list[str | None], players: list[str | None], variant: np.ndarray) -> pa.Table:
     n = len(board)
-    columns = {"board": _card_text(np.minimum(board, 51))}
+    columns = {"board": notation.cards_text(np.minimum(board, cards.DECK_SIZE - 1))}
     for seat, name in enumerate(holdem.SEATS):
-        columns[name] = _card_text(np.where(live[:, seat, None], holes[:, seat], 0), live[:, seat])
+        columns[name] = notation.cards_text(np.where(live[:, seat, None], holes[:, seat], 0),
+                                            present=live[:, seat])
     columns[EXPECTED] = pa.array(expected.tolist() if n else [], pa.string())
     columns["file"] = pa.array([path] * n, pa.string())
     columns["hand"] = pa.array(keys, pa.string())
