@@ -42,7 +42,10 @@ def split_cards(text: str) -> list[str]:
 
 
 def replay(hand: dict) -> dict:
-    """One hand by the rules: who is live, their cards, the board, what each contributed."""
+    """One hand by the rules: who contests the pot, their cards, the board, what each contributed.
+
+    A player who mucks at the showdown (``sm`` without cards) forfeits: it does not contest.
+    """
     n = len(hand["starting_stacks"])
     stacks = list(hand["starting_stacks"])
     contributed = [0.0] * n
@@ -57,7 +60,7 @@ def replay(hand: dict) -> dict:
         street[p] = paid
         contributed[p] += paid
     level = max(street)
-    holes, shown, board, folded = {}, {}, [], set()
+    holes, shown, board, folded, mucked = {}, {}, [], set(), set()
     for action in hand["actions"]:
         words = action.split("#")[0].split()
         if words[0] == "d":
@@ -80,18 +83,23 @@ def replay(hand: dict) -> dict:
             level = max(level, street[p]) if words[1] == "cbr" else level
         elif words[1] == "sm" and len(words) > 2 and "?" not in words[2]:
             shown[p] = words[2]
+        elif words[1] == "sm" and len(words) == 2:
+            mucked.add(p)
     ordered = sorted(contributed)
     top = contributed.index(ordered[-1])
     contributed[top] -= ordered[-1] - ordered[-2]
-    live = [p for p in range(n) if p not in folded]
+    showdown = len([p for p in range(n) if p not in folded]) >= 2
+    live = [p for p in range(n) if p not in folded and p not in mucked]
     cards = {p: shown.get(p, holes.get(p, "????")) for p in live}
-    return {"live": live, "cards": cards, "board": board, "contributed": contributed}
+    return {"live": live, "showdown": showdown, "mucked": sorted(mucked), "cards": cards, "board": board,
+            "contributed": contributed}
 
 
 def recorded_winners(hand: dict, replayed: dict) -> str | None:
-    """Showdown players whose chips grew by more than they put in; None for side pots."""
+    """Showdown players whose chips grew by more than they put in; None for side pots and for a
+    record that names nobody who contests the pot (it is no result)."""
     live = replayed["live"]
-    if len({replayed["contributed"][p] for p in live}) > 1:
+    if len({replayed["contributed"][p] for p in live + replayed["mucked"]}) > 1:
         return None
     if "finishing_stacks" in hand:
         received = [f - s + c for f, s, c in zip(hand["finishing_stacks"], hand["starting_stacks"],
@@ -100,7 +108,9 @@ def recorded_winners(hand: dict, replayed: dict) -> str | None:
         received = hand["winnings"]
     else:
         return None
-    return " ".join(str(p + 1) for p in live if received[p] > 0) or "none"
+    if any(received[p] > 0 for p in replayed["mucked"]):
+        return None
+    return " ".join(str(p + 1) for p in live if received[p] > 0) or None
 
 
 def showdown_winners(replayed: dict) -> str:
@@ -123,7 +133,7 @@ def test_every_pluribus_showdown_agrees_with_its_recorded_chips(tmp_path: Path) 
     reference = {}
     for path, hand in hands:
         replayed = replay(hand)
-        if len(replayed["live"]) >= 2:
+        if replayed["showdown"]:
             reference[str(path.relative_to(ROOT))] = (showdown_winners(replayed),
                                                       recorded_winners(hand, replayed))
     # The rules and the chips agree on every checked hand, and so does the pipeline.
@@ -220,7 +230,7 @@ def test_mixed_game_final_table(tmp_path: Path) -> None:
     expected = {}
     for path, hand in holdem.items():
         replayed = replay(hand)
-        if len(replayed["live"]) < 2:
+        if not replayed["showdown"] or not replayed["live"]:  # one left after a muck still counts
             continue
         if any("?" in replayed["cards"][p] for p in replayed["live"]) or len(replayed["board"]) != 5:
             continue
@@ -297,7 +307,7 @@ def checked_showdown() -> tuple[str, dict, dict]:
         document = next(iter(tomllib.loads(block).values()))
         replayed = replay(document)
         recorded = recorded_winners(document, replayed) if len(replayed["live"]) >= 2 else None
-        if recorded and " " not in recorded and recorded != "none":
+        if recorded and " " not in recorded:
             return block, document, replayed
     raise AssertionError("no checked showdown in the sample")
 
@@ -345,7 +355,15 @@ def test_windows_line_ends_and_bad_bytes(tmp_path: Path) -> None:
     _, plain, _ = run([PHH / "pluribus-31.phhs"], tmp_path / "plain")
     _, crlf, _ = run([tmp_path / "crlf.phhs"], tmp_path / "crlf")
     assert crlf.drop(columns=["file"]).equals(plain.drop(columns=["file"]))
-    (tmp_path / "bad.phhs").write_bytes(text.replace(b"Gogo", b"G\xffgo", 1))
-    line = text[:text.index(b"Gogo")].count(b"\n") + 1
-    with pytest.raises(ValueError, match=f"bad.phhs: line {line}: bytes that are not UTF-8 text"):
-        run([tmp_path / "bad.phhs"], tmp_path / "bad")
+    # One bad byte rejects its hand only, named by its line; every other hand reads as before.
+    at = text.index(b"Gogo")
+    (tmp_path / "bad.phhs").write_bytes(text[:at] + b"G\xffgo" + text[at + 4:])
+    line = text[:at].count(b"\n") + 1
+    hand = text[:at].count(b"\n[")  + text.startswith(b"[")  # the table the byte is in
+    summary, bad, rejects = run([tmp_path / "bad.phhs"], tmp_path / "bad")
+    plain_summary, _, _ = run([PHH / "pluribus-31.phhs"], tmp_path / "plain2")
+    assert summary["rows_read"] == plain_summary["rows_read"]
+    assert rejects["reason"].tolist() == [f"hand {hand}: line {line}: bytes that are not UTF-8 text"]
+    assert rejects["row"].tolist() == [str(hand)]
+    assert bad.drop(columns=["file"]).equals(
+        plain[plain["hand"] != str(hand)].drop(columns=["file"]).reset_index(drop=True))

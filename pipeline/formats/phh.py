@@ -44,6 +44,9 @@ the recorded winners of the showdown.
 
 from __future__ import annotations
 
+import codecs
+import re
+import threading
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -56,7 +59,7 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.errors import InputError
-from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER
+from pipeline.formats.histories import EXPECTED, INCONSISTENT_REASON, INCONSISTENT_VENUE, NO_RECORDED_WINNER
 from pipeline.formats.sources import Batch, Source, format_suffix
 from pipeline.games import holdem
 from pipeline.poker import cards, notation
@@ -73,6 +76,7 @@ _SEATS = holdem.MAX_PLAYERS
 _BOARD = BEST_OF
 _NUMBER_FIELDS = ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings")
 _REQUIRED = ("variant", "antes", "starting_stacks", "actions")
+_OPTIONAL = ("blinds_or_straddles", "players", "hand", "venue", "finishing_stacks", "winnings")
 
 # The one-line TOML subset of the fast path.  Anything else goes to tomllib.
 _CONTROL = r"\x00-\x08\x0a-\x1f\x7f"
@@ -124,6 +128,12 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
 def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Hands]:
     """Read a PHH source into groups of at most ``batch_rows`` (and :data:`GROUP_HANDS`) hands, not replayed.
 
+    A ``.phhs`` file's hands start at its table headers (``[1]``, also
+    indented); the keys before the first header, if any, are a hand of
+    their own, and a file without any header is one hand, as a ``.phh``
+    file is.  A hand with bytes that are not UTF-8 text is rejected with
+    its line, the other hands of the file are read.
+
     Parameters
     ----------
     source : Source
@@ -139,24 +149,29 @@ def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Han
         rejects included (with their ``problem``); ``ordinal`` numbers the
         hands in the file from 1.
 
-    Raises InputError naming the file when it cannot be read as text.
+    Raises InputError naming the file when it cannot be read (an I/O error,
+    a damaged compressed file).
     """
-    blob = _read_text(source)
-    multi = ".phhs" in [s.lower() for s in source.path.suffixes]
+    blob, bad_lines = _read_text(source)
     raw_bytes = np.frombuffer(blob, dtype=np.uint8)
     newlines = np.flatnonzero(raw_bytes == ord("\n"))
-    if multi:  # a hand starts at each line that starts with '['
-        line_starts = np.concatenate([[0], newlines + 1])
-        line_starts = line_starts[line_starts < len(blob)]
-        starts_at = line_starts[raw_bytes[line_starts] == ord("[")]
-    else:
-        starts_at = np.zeros(1, dtype=np.int64)
+    phhs = _is_phhs(source.path)
+    starts_at = _hand_starts(blob, raw_bytes, newlines) if phhs else np.zeros(0, np.int64)
+    headed = np.ones(len(starts_at), dtype=bool)
+    # A .phh file is one hand; in a .phhs, text before the first header is a
+    # hand when it holds a key (TOML reads those keys apart from the tables).
+    head_end = int(starts_at[0]) if len(starts_at) else len(blob)
+    if not phhs or _holds_a_key(blob[:head_end]):
+        starts_at = np.concatenate([[0], starts_at]).astype(np.int64)
+        headed = np.concatenate([[False], headed])
     start_lines = np.searchsorted(newlines, starts_at)  # lines before each hand
     hands = len(starts_at)
     buffer = pa.py_buffer(blob)
     group = min(batch_rows, GROUP_HANDS)
-    for begin in range(0, hands, group):
-        stop = min(begin + group, hands)
+    begin = 0
+    while begin < hands:
+        # The hand without a header (only ever the first) is a group of its own.
+        stop = begin + 1 if not headed[begin] else min(begin + group, hands)
         low = int(starts_at[begin])
         high = int(starts_at[stop]) if stop < hands else len(blob)
         # One string of the group's bytes, without a copy, split into lines.
@@ -166,23 +181,96 @@ def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Han
         offsets, data, _ = offsets_and_data(lines)
         lengths = np.diff(offsets)
         first = np.where(lengths > 0, data[np.minimum(offsets[:-1], max(len(data) - 1, 0))], 0)
-        yield _parse(lines, first, start_lines[begin:stop] - start_lines[begin],
-                     ordinal=begin + 1, first_line=int(start_lines[begin]) + 1, multi=multi)
+        parsed = _parse(lines, first, start_lines[begin:stop] - start_lines[begin], ordinal=begin + 1,
+                        first_line=int(start_lines[begin]) + 1, multi=bool(headed[begin]))
+        if len(bad_lines):
+            _reject_bad_bytes(parsed, bad_lines, start_lines, begin)
+        yield parsed
+        begin = stop
 
 
-def _read_text(source: Source) -> bytes:
-    """The bytes of a source, checked to be UTF-8 text, with line ends \\n."""
+def _is_phhs(path: Path) -> bool:
+    return format_suffix(path)[0] == ".phhs"
+
+
+def _hand_starts(blob: bytes, raw_bytes: NDArray[np.uint8], newlines: NDArray[np.intp]) -> NDArray[np.int64]:
+    """Byte offsets of the table headers of a ``.phhs`` text: lines that start with '[', or with
+    blanks and then a whole header (an indented ``  [2]`` is a header in TOML)."""
+    line_starts = np.concatenate([[0], newlines + 1])
+    line_starts = line_starts[line_starts < len(blob)]
+    lead = raw_bytes[line_starts]
+    starts = line_starts[lead == ord("[")]
+    indented = line_starts[(lead == ord(" ")) | (lead == ord("\t"))]
+    if len(indented):
+        ends = np.append(newlines, len(blob))[np.searchsorted(newlines, indented)]
+        headers = [int(at) for at, end in zip(indented.tolist(), ends.tolist())
+                   if _HEADER_LINE.match(blob[at:end].decode("utf-8"))]
+        starts = np.sort(np.concatenate([starts, np.array(headers, dtype=np.int64)]))
+    found: NDArray[np.int64] = starts.astype(np.int64)
+    return found
+
+
+def _holds_a_key(text: bytes) -> bool:
+    """Whether TOML text holds anything but blank lines and comments."""
+    return any(line.strip() and not line.strip().startswith(b"#") for line in text.split(b"\n"))
+
+
+def _reject_bad_bytes(hands: Hands, bad_lines: NDArray[np.int64], start_lines: NDArray[np.int64],
+                      begin: int) -> None:
+    """Reject the hands of a group that hold a line with bytes that are not UTF-8 text."""
+    owner = np.searchsorted(start_lines, bad_lines, side="right") - 1  # hand of each bad line, from 0
+    for hand, line in zip(owner.tolist(), bad_lines.tolist()):
+        rows = np.flatnonzero(hands.ordinal == hand + 1)
+        # The first bad line of a hand names it; it outranks what the '?' made the parser say.
+        if len(rows) and not str(hands.problem[rows[0]]).endswith(_NOT_UTF8):
+            hands.problem[rows[0]] = f"line {line + 1}: {_NOT_UTF8}"
+            hands.excerpt[rows[0]] = None
+
+
+_BOM = b"\xef\xbb\xbf"
+_NOT_UTF8 = "bytes that are not UTF-8 text"
+_HEADER_LINE = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_-]+[ \t]*\][ \t]*(?:#.*)?$")
+_bad_spans = threading.local()
+
+
+def _record_bad_bytes(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    _bad_spans.found.append((error.start, error.end))
+    return "?", error.end
+
+
+codecs.register_error("pokerpipe-phh-bad-bytes", _record_bad_bytes)
+
+
+def _read_text(source: Source) -> tuple[bytes, NDArray[np.int64]]:
+    """The bytes of a source as UTF-8 text with line ends \\n, and the lines (from 0) that were not.
+
+    Bytes that are not UTF-8 become '?' so that the rest of the file reads;
+    the hands holding them are rejected.  A byte-order mark is dropped.
+    """
     try:
         with pa.input_stream(str(source.path), compression=source.compression) as stream:
             blob: bytes = stream.read()
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"{source.path}: cannot read ({error})") from None
+    blob = blob.removeprefix(_BOM)  # no line end in it: line numbers stay
+    bad_lines = np.zeros(0, dtype=np.int64)
     try:
         blob.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = blob.count(b"\n", 0, error.start) + 1
-        raise InputError(f"{source.path}: line {line}: bytes that are not UTF-8 text") from None
-    return blob.replace(b"\r\n", b"\n") if b"\r" in blob else blob
+    except UnicodeDecodeError:
+        # One pass that records every bad span, rather than a decode per error.
+        _bad_spans.found = []
+        blob.decode("utf-8", errors="pokerpipe-phh-bad-bytes")
+        spans, _bad_spans.found = _bad_spans.found, []
+        fixed = bytearray(blob)
+        for start, end in spans:
+            fixed[start:end] = b"?" * (end - start)
+        starts = np.array([start for start, _ in spans], dtype=np.int64)
+        newlines = np.flatnonzero(np.frombuffer(blob, dtype=np.uint8) == ord("\n"))
+        bad_lines = np.unique(np.searchsorted(newlines, starts)).astype(np.int64)
+        blob = bytes(fixed)
+    return (blob.replace(b"\r\n", b"\n") if b"\r" in blob else blob), bad_lines
 
 
 #: A list of numbers per hand, flat: (values, float64; lengths, int64, -1 where the field is absent).
@@ -197,9 +285,10 @@ class Hands:
     ----------
     ordinal, line : ndarray of shape (hands,), dtype int64
         The hand's number in its file (from 1) and the line where it starts.
-    key, variant, players : list of str or None, length hands
+    key, variant, players, venue : list of str or None, length hands
         The table name (``.phhs``) or ``hand`` field, the variant code, the
-        player names joined by ", ".
+        player names joined by ", ", and where the hand was played (the
+        ``venue`` field: a site, a casino).
     numbers : dict of str to (ndarray, ndarray)
         For each number field (``antes``, ``blinds_or_straddles``,
         ``starting_stacks``, ``finishing_stacks``, ``winnings``): the values
@@ -220,6 +309,7 @@ class Hands:
     key: list[str | None]
     variant: list[str | None]
     players: list[str | None]
+    venue: list[str | None]
     numbers: dict[str, _NumberLists]
     actions: pa.Array
     action_counts: NDArray[np.int64]
@@ -270,7 +360,7 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
     unique, counts = np.unique(pair_ids[matched], return_counts=True)
     slow[unique[counts > 1] // (len(names) + 1)] = True  # a duplicate key: TOML refuses it
     where: dict[str, np.ndarray] = {}
-    for name in _REQUIRED + ("blinds_or_straddles", "players", "hand", "finishing_stacks", "winnings"):
+    for name in _REQUIRED + _OPTIONAL:
         at = np.full(hands, -1, dtype=np.int64)
         if name in names:
             rows = np.flatnonzero(matched & (codes == names.index(name)))
@@ -311,8 +401,7 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
     fast = np.flatnonzero(~slow)
     take = {name: pa.array(where[name][fast]) for name in where}
     got = {name: values.take(take[name]) for name in where if (where[name][fast] >= 0).all()}
-    optional = {name: _optional(values, where[name][fast])
-                for name in ("blinds_or_straddles", "players", "hand", "finishing_stacks", "winnings")}
+    optional = {name: _optional(values, where[name][fast]) for name in _OPTIONAL}
     numbers: dict[str, _NumberLists] = {}
     for name in _NUMBER_FIELDS:
         source = got.get(name) if name in got else optional.get(name)
@@ -324,11 +413,12 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
     players = pc.replace_substring_regex(
         _inner(optional["players"]), r"""['"] *, *['"]""", ", ").to_pylist()
     hand_text = pc.replace_substring_regex(optional["hand"], r"""^['"]|['"]$""", "").to_pylist()
+    venue = pc.replace_substring_regex(optional["venue"], r"""^['"]|['"]$""", "").to_pylist()
     variant = pc.utf8_slice_codeunits(got["variant"], 1, -1).to_pylist() if len(fast) else []
     key = [header_keys[i] for i in fast] if multi else hand_text
     fast_hands = Hands(
         ordinal=ordinal + fast, line=first_line + starts[fast], key=key, variant=variant,
-        players=players, numbers=numbers, actions=actions, action_counts=action_counts,
+        players=players, venue=venue, numbers=numbers, actions=actions, action_counts=action_counts,
         problem=np.full(len(fast), None, dtype=object), excerpt=[None] * len(fast))
     slow_rows = np.flatnonzero(slow)
     if not len(slow_rows):
@@ -434,6 +524,8 @@ def _slow_hand(text: str, multi: bool) -> dict[str, Any]:
                                 or not all(isinstance(p, str) for p in players)):
         return {**record, "problem": "players is not a list of strings"}
     record["players"] = None if players is None else ", ".join(players)
+    venue = document.get("venue")
+    record["venue"] = venue if isinstance(venue, str) else None
     return record
 
 
@@ -452,7 +544,8 @@ def _from_records(records: list[dict[str, Any]], ordinal: np.ndarray, line: np.n
     return Hands(
         ordinal=np.asarray(ordinal, dtype=np.int64), line=np.asarray(line, dtype=np.int64),
         key=[r.get("key") for r in records], variant=[r.get("variant") for r in records],
-        players=[r.get("players") for r in records], numbers=numbers,
+        players=[r.get("players") for r in records], venue=[r.get("venue") for r in records],
+        numbers=numbers,
         actions=pa.array([a for acts in actions for a in acts], pa.string()),
         action_counts=np.array([len(a) for a in actions], dtype=np.int64),
         problem=np.array([r.get("problem") for r in records], dtype=object),
@@ -463,6 +556,7 @@ def _concat(a: Hands, b: Hands) -> Hands:
     return Hands(
         ordinal=np.concatenate([a.ordinal, b.ordinal]), line=np.concatenate([a.line, b.line]),
         key=a.key + b.key, variant=a.variant + b.variant, players=a.players + b.players,
+        venue=a.venue + b.venue,
         numbers={name: (np.concatenate([a.numbers[name][0], b.numbers[name][0]]),
                         np.concatenate([a.numbers[name][1], b.numbers[name][1]])) for name in a.numbers},
         actions=pa.concat_arrays([a.actions.cast(pa.string()), b.actions.cast(pa.string())]),
@@ -579,8 +673,9 @@ def check_fields(hands: Hands, rejections: Rejections) -> Fields:
         A group of hands as read.
     rejections : Rejections
         Gets a reason for a variant other than :data:`VARIANTS`, fewer than
-        two or more than ten starting stacks, and a list of antes, blinds,
-        finishing stacks or winnings of another length than the stacks.
+        two or more than ten starting stacks, a list of antes, blinds,
+        finishing stacks or winnings of another length than the stacks, and
+        a negative starting stack.
 
     Returns
     -------
@@ -602,9 +697,12 @@ def check_fields(hands: Hands, rejections: Rejections) -> Fields:
 
         rejections.reject(np.flatnonzero((lengths >= 0) & (lengths != players)), miscount)
     seated = np.arange(_SEATS) < np.minimum(players, _SEATS)[:, None]
-    return Fields(variant=variant, players=players, stack=_padded(*hands.numbers["starting_stacks"]),
-                  ante=_padded(*hands.numbers["antes"]), blind=_padded(*hands.numbers["blinds_or_straddles"]),
-                  seated=seated)
+    stack = _padded(*hands.numbers["starting_stacks"])
+    rows, seats = np.nonzero((stack < 0) & seated)
+    rejections.reject(rows, lambda i, row: f"starting stack of p{seats[i] + 1} is negative "
+                                           f"({stack[row, seats[i]]:g})")
+    return Fields(variant=variant, players=players, stack=stack, ante=_padded(*hands.numbers["antes"]),
+                  blind=_padded(*hands.numbers["blinds_or_straddles"]), seated=seated)
 
 
 @dataclass
@@ -632,6 +730,9 @@ class Actions:
         other verb).
     data : ndarray of shape (bytes,), dtype uint8
         The bytes of the texts that ``arg_start`` points into.
+    counts : ndarray of shape (hands,), dtype int64
+        Actions per hand, the no-op actions (empty, blank, a comment alone)
+        left out.
     """
 
     texts: pa.Array
@@ -644,6 +745,20 @@ class Actions:
     arg_length: NDArray[np.int64]
     amount: NDArray[np.float64]
     data: NDArray[np.uint8]
+    counts: NDArray[np.int64]
+
+    @property
+    def shows_dealt(self) -> NDArray[np.bool_]:
+        """(n,) bool: ``pN sm -``, showing the hole cards already dealt face up."""
+        face_up: NDArray[np.bool_] = self.understood & (self.verb == SM) & (self.arg_length == 1) \
+            & (self.data[self.arg_start] == ord("-"))
+        return face_up
+
+    @property
+    def mucks(self) -> NDArray[np.bool_]:
+        """(n,) bool: ``pN sm`` without cards, giving the hand up at the showdown."""
+        mucks: NDArray[np.bool_] = self.understood & (self.verb == SM) & (self.arg_length == 0)
+        return mucks
 
     def by_player(self, players: NDArray[np.int64]) -> NDArray[np.bool_]:
         """(n,) bool: an understood action of a player seated in its hand (``players`` per hand)."""
@@ -714,6 +829,7 @@ def card_codes(actions: Actions, rejections: Rejections) -> tuple[NDArray[np.uin
     """
     verb, arg_length, data = actions.verb, actions.arg_length, actions.data
     carded = actions.understood & ((verb == DH) | (verb == DB) | ((verb == SM) & (arg_length > 0)))
+    carded &= ~actions.shows_dealt  # 'sm -': the cards are those dealt
     rejections.reject_actions(actions, carded & ((arg_length % 2 == 1) | (arg_length == 0)),
                               lambda _: "cards are two characters each")
     carded &= (arg_length % 2 == 0) & (arg_length > 0)
@@ -868,6 +984,62 @@ def streets(verb: NDArray[np.int64], hand: NDArray[np.int64], counts: NDArray[np
     return capped
 
 
+def heads_up_order(ante: NDArray[np.float64], blind: NDArray[np.float64],
+                   players: NDArray[np.int64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The antes and blinds each seat posts: as listed, but swapped between the two seats of a heads-up hand.
+
+    The specification lists the forced bets from the small blind on, and
+    reverses them when two play: the first player is then the button and
+    posts the second value (pokerkit does the same).
+
+    Parameters
+    ----------
+    ante, blind : ndarray of shape (hands, seats), dtype float64
+        As the hands list them.
+    players : ndarray of shape (hands,), dtype int64
+
+    Returns
+    -------
+    ante, blind : ndarray of shape (hands, seats), dtype float64
+        New arrays.
+
+    Examples
+    --------
+    >>> ante, blind = heads_up_order(np.zeros((2, 3)), np.array([[1., 2., 0.], [1., 2., 0.]]),
+    ...                              np.array([2, 3]))
+    >>> blind.tolist()
+    [[2.0, 1.0, 0.0], [1.0, 2.0, 0.0]]
+    """
+    two = np.flatnonzero(players == 2)
+    swapped = []
+    for values in (ante, blind):
+        values = values.copy()
+        values[two, 0], values[two, 1] = values[two, 1], values[two, 0].copy()
+        swapped.append(values)
+    return swapped[0], swapped[1]
+
+
+def check_folded(actions: Actions, players: NDArray[np.int64], rejections: Rejections) -> None:
+    """Reject the hands in which a player acts after folding.
+
+    Parameters
+    ----------
+    actions : Actions
+        The split actions of a group of hands.
+    players : ndarray of shape (hands,), dtype int64
+        The players seated in each hand.
+    rejections : Rejections
+        Gets "pN acts after folding" at the first such action.
+    """
+    mine = actions.by_player(players) & (actions.verb != OTHER)
+    position = np.arange(len(mine))
+    first_fold = np.full((len(players), _SEATS), len(mine), dtype=np.int64)
+    folds = np.flatnonzero(mine & (actions.verb == FOLD))
+    np.minimum.at(first_fold, (actions.hand[folds], actions.seat[folds]), folds)
+    after = mine & (position > first_fold[actions.hand, actions.seat])
+    rejections.reject_actions(actions, after, lambda a: f"p{actions.actor[a]} acts after folding")
+
+
 def posted_forced_bets(stack: NDArray[np.float64], ante: NDArray[np.float64], blind: NDArray[np.float64],
                        seated: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The antes and then the blinds or straddles posted, each capped by what the player has left.
@@ -927,7 +1099,8 @@ def call_levels(verb: NDArray[np.int64], amount: NDArray[np.float64], street: ND
 
 def contributions(actions: Actions, players: NDArray[np.int64], street: NDArray[np.int64],
                   level: NDArray[np.float64], stack: NDArray[np.float64], posted_ante: NDArray[np.float64],
-                  posted_blind: NDArray[np.float64]) -> NDArray[np.float64]:
+                  posted_blind: NDArray[np.float64], *,
+                  rejections: Rejections | None = None) -> NDArray[np.float64]:
     """The chips every player put in, street by street, before the uncalled bet goes back.
 
     On a street a player commits the largest of its blind (before the
@@ -948,6 +1121,9 @@ def contributions(actions: Actions, players: NDArray[np.int64], street: NDArray[
         From :func:`call_levels`.
     stack, posted_ante, posted_blind : ndarray of shape (hands, seats), dtype float64
         Starting stacks, and the antes and blinds of :func:`posted_forced_bets`.
+    rejections : Rejections, optional
+        Gets "bet X beyond the stack" for a ``cbr`` to more than the player
+        had when the street began: such a hand cannot have been played.
 
     Returns
     -------
@@ -957,15 +1133,23 @@ def contributions(actions: Actions, players: NDArray[np.int64], street: NDArray[
     hand, seat, verb = actions.hand, actions.seat, actions.verb
     playing = actions.by_player(players) & ((verb == CBR) | (verb == CC))
     contributed = posted_ante.copy()
+    tolerance = _tolerance(stack)
+    beyond = np.zeros(len(verb), dtype=bool)
+    caps = np.zeros(len(verb))
     # A street at a time: its cap is what the earlier streets left.
     for s in range(int(street.max(initial=0)) + 1):
         committed = posted_blind.copy() if s == 0 else np.zeros_like(contributed)
         behind = stack - contributed
         acts = np.flatnonzero(playing & (street == s))
         cap = behind[hand[acts], seat[acts]]
-        value = np.minimum(np.where(verb[acts] == CBR, actions.amount[acts], level[acts]), cap)
-        np.maximum.at(committed, (hand[acts], seat[acts]), value)
+        wanted = np.where(verb[acts] == CBR, actions.amount[acts], level[acts])
+        beyond[acts] = (verb[acts] == CBR) & (wanted > cap + tolerance[hand[acts]])
+        caps[acts] = cap
+        np.maximum.at(committed, (hand[acts], seat[acts]), np.minimum(wanted, cap))
         contributed += committed
+    if rejections is not None:
+        rejections.reject_actions(actions, beyond, lambda a: f"bet {actions.amount[a]:g} beyond the stack "
+                                                             f"(p{actions.actor[a]} has {caps[a]:g})")
     return contributed
 
 
@@ -1030,26 +1214,67 @@ def live_players(actions: Actions, players: NDArray[np.int64],
     return live
 
 
-def cards_known(board_count: NDArray[np.int64], holes: NDArray[np.uint8],
-                live: NDArray[np.bool_]) -> NDArray[np.bool_]:
-    """Whether every card a showdown needs is known: five board cards and the live players' holes.
+def mucked_players(actions: Actions, players: NDArray[np.int64],
+                   live: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The live players who give their hand up at the showdown: ``pN sm`` without cards.
+
+    A player who mucks forfeits the pot, as the specification says: its
+    seat is left empty, whatever cards it was dealt.
 
     Parameters
     ----------
-    board_count : ndarray of shape (hands,), dtype int64
-        From :func:`board_cards`.
-    holes : ndarray of shape (hands, seats, 2), dtype uint8
-        From :func:`hole_cards`.
+    actions : Actions
+        The split actions of a group.
+    players : ndarray of shape (hands,), dtype int64
+        The players seated in each hand.
     live : ndarray of shape (hands, seats), dtype bool
         From :func:`live_players`.
 
     Returns
     -------
+    ndarray of shape (hands, seats), dtype bool
+    """
+    mucked = np.zeros(live.shape, dtype=bool)
+    mucks = np.flatnonzero(actions.by_player(players) & actions.mucks)
+    mucked[actions.hand[mucks], actions.seat[mucks]] = True
+    mucked &= live
+    return mucked
+
+
+def cards_known(board: NDArray[np.uint8], holes: NDArray[np.uint8],
+                contesting: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Whether every card a showdown needs is known: five board cards and the contesting players' holes.
+
+    A card written ``??`` is unknown: such a showdown is never scored, as
+    if the card were any other.
+
+    Parameters
+    ----------
+    board : ndarray of shape (hands, 5), dtype uint8
+        From :func:`board_cards`.
+    holes : ndarray of shape (hands, seats, 2), dtype uint8
+        From :func:`hole_cards`.
+    contesting : ndarray of shape (hands, seats), dtype bool
+        The players who contest the pot at the showdown; at least one.
+
+    Returns
+    -------
     ndarray of shape (hands,), dtype bool
+
+    Examples
+    --------
+    >>> board = np.array([[0, 1, 2, 3, 4], [0, 1, _UNKNOWN_CARD, 3, 4]], dtype=np.uint8)
+    >>> holes = np.full((2, _SEATS, 2), _NO_CARD, dtype=np.uint8)
+    >>> holes[:, 0] = [8, 9]
+    >>> contesting = np.zeros((2, _SEATS), dtype=bool)
+    >>> contesting[:, 0] = True
+    >>> cards_known(board, holes, contesting).tolist()
+    [True, False]
     """
     dealt = (holes < cards.DECK_SIZE).all(axis=2)
-    complete: NDArray[np.bool_] = (board_count == _BOARD) & (dealt | ~live).all(axis=1)
-    return complete
+    known: NDArray[np.bool_] = np.asarray((board < cards.DECK_SIZE).all(axis=1)
+                                          & (dealt | ~contesting).all(axis=1) & contesting.any(axis=1))
+    return known
 
 
 def received_chips(stack: NDArray[np.float64], contributed: NDArray[np.float64],
@@ -1084,7 +1309,8 @@ def received_chips(stack: NDArray[np.float64], contributed: NDArray[np.float64],
 
 def _tolerance(stack: NDArray[np.float64]) -> NDArray[np.float64]:
     """(hands,) float64: differences of chips below this are rounding, not chips."""
-    tolerance: NDArray[np.float64] = 1e-9 * (1 + np.abs(stack).max(axis=1, initial=0))
+    finite = np.where(np.isfinite(stack), np.abs(stack), 0.0)  # an unknown (inf) stack sets no scale
+    tolerance: NDArray[np.float64] = 1e-9 * (1 + finite.max(axis=1, initial=0))
     return tolerance
 
 
@@ -1142,6 +1368,98 @@ def recorded_winners(received: NDArray[np.float64], live: NDArray[np.bool_],
     masks = received_bits.sum(axis=1).astype(np.int64)
     expected: NDArray[np.object_] = np.where(masks > 0, holdem.winners_text(masks), NO_RECORDED_WINNER)
     return expected
+
+
+#: Why a recorded result is not a result (summary.json ``expected``, ``inconsistent_records``).
+ZERO_WINNINGS = "winnings sum to 0 while chips went into the pot"
+NOT_CONSERVED = "finishing stacks do not conserve the chips (beyond a rake of 10 % of the pot)"
+DISAGREE = "winnings and finishing stacks disagree"
+MUCK_PAID = "a player who mucked received chips"
+NOBODY_PAID = "no player at the showdown received chips"
+#: The rake a record may take from a pot, as a share of it.
+MAX_RAKE = 0.10
+
+
+def inconsistent_records(stack: NDArray[np.float64], seated: NDArray[np.bool_],
+                         contributed: NDArray[np.float64], finishing: NDArray[np.float64],
+                         has_finishing: NDArray[np.bool_], winnings: NDArray[np.float64],
+                         has_winnings: NDArray[np.bool_], contesting: NDArray[np.bool_],
+                         mucked: NDArray[np.bool_]) -> tuple[NDArray[np.object_], NDArray[np.bool_],
+                                                             NDArray[np.float64]]:
+    """Check that each recorded result is a result before it is trusted, and what each player received.
+
+    Records converted from other formats can be wrong: winnings of 0 for
+    everybody, finishing stacks that do not add up.  Such a record cannot
+    check the evaluator; a mismatch must only ever mean that a consistent
+    record and the evaluator disagree.  An unknown (``inf``) starting stack
+    makes finishing stacks useless: the record is checked through
+    ``winnings`` only.
+
+    Parameters
+    ----------
+    stack, contributed : ndarray of shape (hands, seats), dtype float64
+        Starting stacks, and contributions after :func:`return_uncalled`.
+    seated : ndarray of shape (hands, seats), dtype bool
+    finishing, winnings : ndarray of shape (hands, seats), dtype float64
+        The recorded finishing stacks and winnings (0 where absent).
+    has_finishing, has_winnings : ndarray of shape (hands,), dtype bool
+        Which of the two each hand records.
+    contesting, mucked : ndarray of shape (hands, seats), dtype bool
+        The players who contest the pot at the showdown, and those who
+        mucked (:func:`mucked_players`).
+
+    Returns
+    -------
+    reason : ndarray of shape (hands,), dtype object
+        Why the record is inconsistent (one of the texts above), None where
+        it is consistent or there is none.
+    unknown_stacks : ndarray of shape (hands,), dtype bool
+        A record that cannot be checked: an unknown stack and no winnings.
+    received : ndarray of shape (hands, seats), dtype float64
+        What each player received as the record says (:func:`received_chips`
+        from the finishing stacks where the stacks are known, else winnings).
+
+    Examples
+    --------
+    >>> live = np.array([[True, True]])
+    >>> def check(finishing, winnings):
+    ...     reason, unknown, _ = inconsistent_records(
+    ...         np.array([[100., 100.]]), live, np.array([[50., 50.]]), np.array([finishing or [0., 0.]]),
+    ...         np.array([finishing is not None]), np.array([winnings or [0., 0.]]),
+    ...         np.array([winnings is not None]), live, ~live)
+    ...     return reason[0]
+    >>> check([150., 50.], [100., 0.]) is None          # the winner took the pot of 100
+    True
+    >>> check(None, [0., 0.]) == ZERO_WINNINGS, check([170., 50.], None) == NOT_CONSERVED
+    (True, True)
+    >>> check([140., 50.], None) is None                # a rake of 10 from a pot of 100
+    True
+    """
+    known_stacks = np.isfinite(np.where(seated, stack, 0.0)).all(axis=1)
+    tolerance = _tolerance(stack)
+    pot = np.where(seated, contributed, 0.0).sum(axis=1)
+    chips_in = pot > tolerance
+    use_finishing = has_finishing & known_stacks
+    from_finishing = received_chips(np.where(seated, stack, 0.0), contributed, finishing,
+                                    np.ones(len(stack), dtype=bool), winnings)
+    received: NDArray[np.float64] = np.where(use_finishing[:, None], from_finishing, winnings)
+    recorded = use_finishing | has_winnings
+    rake = np.where(seated, stack, 0.0).sum(axis=1) - np.where(seated, finishing, 0.0).sum(axis=1)
+    paid = received > tolerance[:, None]
+    checks = (
+        (ZERO_WINNINGS, has_winnings & chips_in & (np.abs(np.where(seated, winnings, 0.0)).sum(axis=1)
+                                                   <= tolerance)),
+        (NOT_CONSERVED, use_finishing & ((rake < -tolerance) | (rake > MAX_RAKE * pot + tolerance))),
+        (DISAGREE, use_finishing & has_winnings & (seated & (np.abs(from_finishing - winnings)
+                                                             > tolerance[:, None])).any(axis=1)),
+        (MUCK_PAID, recorded & (paid & mucked).any(axis=1)),
+        (NOBODY_PAID, recorded & chips_in & ~(paid & contesting).any(axis=1)),
+    )
+    reason = np.full(len(stack), None, dtype=object)
+    for text, found in reversed(checks):  # the first check that fails names the record
+        reason[found] = text
+    unknown_stacks: NDArray[np.bool_] = has_finishing & ~known_stacks & ~has_winnings
+    return reason, unknown_stacks, received
 
 
 @dataclass
@@ -1204,35 +1522,51 @@ def replay(hands: Hands) -> Replay:
     fields = check_fields(hands, rejections)
     actions = split_actions(hands.actions, hands.action_counts)
     check_actions(actions, fields.players, rejections)
+    check_folded(actions, fields.players, rejections)
     code, owner = card_codes(actions, rejections)
-    board, board_count = board_cards(code, owner, actions, count, rejections)
+    board, _ = board_cards(code, owner, actions, count, rejections)
     holes = hole_cards(code, owner, actions, count, rejections)
     check_dealt_twice(board, holes, rejections)
 
-    street = streets(actions.verb, actions.hand, hands.action_counts)
-    posted_ante, posted_blind = posted_forced_bets(fields.stack, fields.ante, fields.blind, fields.seated)
+    street = streets(actions.verb, actions.hand, actions.counts)
+    ante, blind = heads_up_order(fields.ante, fields.blind, fields.players)
+    posted_ante, posted_blind = posted_forced_bets(fields.stack, ante, blind, fields.seated)
     level = call_levels(actions.verb, actions.amount, street, actions.hand, posted_blind)
-    contributed = return_uncalled(contributions(actions, fields.players, street, level, fields.stack,
-                                                posted_ante, posted_blind), posted_ante)
+    put_in = contributions(actions, fields.players, street, level, fields.stack, posted_ante, posted_blind,
+                           rejections=rejections)
+    contributed = return_uncalled(put_in, posted_ante)
     live = live_players(actions, fields.players, fields.seated)
+    mucked = mucked_players(actions, fields.players, live)
+    contesting = live & ~mucked
     showdown = live.sum(axis=1) >= 2
-    complete = cards_known(board_count, holes, live)
+    complete = cards_known(board, holes, contesting)
 
     rejected = rejections.rejected
     scored = ~rejected & showdown & complete
     counts = {"without_showdown": int((~rejected & ~showdown).sum()),
-              "unknown_cards": int((~rejected & showdown & ~complete).sum())}
+              "unknown_cards": int((~rejected & showdown & ~complete).sum()),
+              "mucked": int(mucked[~rejected & showdown].sum())}
     finishing, winnings = hands.numbers["finishing_stacks"], hands.numbers["winnings"]
-    has_finishing = finishing[1] >= 0
-    received = received_chips(fields.stack, contributed, _padded(*finishing), has_finishing,
-                              _padded(*winnings))
-    recorded = has_finishing | (winnings[1] >= 0)
+    has_finishing, has_winnings = finishing[1] >= 0, winnings[1] >= 0
+    problem, unknown_stacks, received = inconsistent_records(
+        fields.stack, fields.seated, contributed, _padded(*finishing), has_finishing, _padded(*winnings),
+        has_winnings, contesting, mucked)
+    recorded = has_finishing | has_winnings
     side_pot = side_pots(live, contributed, posted_ante, fields.stack)
-    checked = scored & recorded & ~side_pot
-    expected = np.where(checked, recorded_winners(received, live, fields.stack), "")
-    counts["side_pots"] = int((scored & recorded & side_pot).sum())
+    inconsistent = scored & recorded & (problem != None)  # noqa: E711 (elementwise)
+    unknown = scored & recorded & ~inconsistent & unknown_stacks
+    checked = scored & recorded & ~inconsistent & ~unknown & ~side_pot
+    expected = np.where(checked, recorded_winners(received, contesting, fields.stack), "")
+    counts["inconsistent_record"] = int(inconsistent.sum())
+    counts["unknown_stacks"] = int(unknown.sum())
+    counts["side_pots"] = int((scored & recorded & ~inconsistent & ~unknown & side_pot).sum())
     counts["no_recorded_result"] = int((scored & ~recorded).sum())
-    return Replay(rejections=rejections, variant=fields.variant, board=board, holes=holes, live=live,
+    for row in np.flatnonzero(inconsistent):  # few: inconsistent records are counted by reason and venue
+        for key in (INCONSISTENT_REASON + problem[row],
+                    None if hands.venue[row] is None else INCONSISTENT_VENUE + str(hands.venue[row])):
+            if key is not None:
+                counts[key] = counts.get(key, 0) + 1
+    return Replay(rejections=rejections, variant=fields.variant, board=board, holes=holes, live=contesting,
                   contributed=contributed, received=received, recorded=recorded, side_pot=side_pot,
                   scored=scored, expected=expected, counts=counts)
 
@@ -1294,9 +1628,12 @@ _MAX_NUMBER = 24  # characters of an amount
 def split_actions(texts: pa.Array, counts: NDArray[np.int64]) -> Actions:
     """Split every action into its words with numpy over the text bytes at once.
 
-    An action is ``ACTOR VERB [pN] [ARG]`` with single spaces: the actor
-    ``d`` or ``pN``, a lower-case verb, an optional player (``d dh pN``) and
-    an optional argument (cards or an amount); a ``#`` starts a comment.
+    An action is ``ACTOR VERB [pN] [ARG]``: the actor ``d`` or ``pN``, a
+    lower-case verb, an optional player (``d dh pN``) and an optional
+    argument (cards or an amount).  As the specification allows, words may
+    be separated by several spaces, an action may have spaces around it and
+    a ``#`` starts a comment; an action that is empty, blank or a comment
+    alone is a no-op, left out.
 
     Parameters
     ----------
@@ -1319,10 +1656,20 @@ def split_actions(texts: pa.Array, counts: NDArray[np.int64]) -> Actions:
     ([0, 0, 0, 1], [0, 2, 1, 3], [1, 0, 0, 0])
     >>> actions.verb.tolist() == [DH, CBR, CC, OTHER], actions.amount[1], actions.understood.all()
     (True, np.float64(250.0), np.True_)
+    >>> spaced = split_actions(pa.array([" p1  cbr   250 ", "", "# the flop", "p2 f # snap"]), np.array([4]))
+    >>> spaced.counts.tolist(), spaced.actor.tolist(), spaced.amount[0], spaced.understood.all()
+    ([2], [1, 2], np.float64(250.0), np.True_)
     """
     written = texts
-    if len(texts) and pc.any(pc.match_substring(texts, "#")).as_py():
-        texts = pc.replace_substring_regex(texts, r" *#.*$", "")
+    hand = np.repeat(np.arange(len(counts)), counts)
+    if len(texts) and _untidy(texts):
+        texts = pc.utf8_trim_whitespace(pc.replace_substring_regex(
+            pc.replace_substring_regex(texts, r"#.*$", ""), r"\s+", " "))
+        kept = pc.greater(pc.binary_length(texts), 0)
+        if not pc.all(kept).as_py():
+            written, texts = written.filter(kept), texts.filter(kept)
+            hand = hand[_mask(kept)]
+            counts = np.bincount(hand, minlength=len(counts)).astype(np.int64)
     offsets, data, _ = offsets_and_data(texts)
     data = np.concatenate([data, np.zeros(_MAX_NUMBER + 4, dtype=np.uint8)])  # reads past an end stay in
     n = len(offsets) - 1
@@ -1368,9 +1715,26 @@ def split_actions(texts: pa.Array, counts: NDArray[np.int64]) -> Actions:
     amount = np.full(n, np.nan)
     bets = np.flatnonzero(verb == CBR)
     amount[bets] = _numbers(data, arg_start[bets], arg_length[bets])
-    return Actions(texts=written, hand=np.repeat(np.arange(len(counts)), counts), understood=understood,
-                   actor=actor, verb=verb, target=target, arg_start=arg_start, arg_length=arg_length,
-                   amount=amount, data=data)
+    return Actions(texts=written, hand=hand, understood=understood, actor=actor, verb=verb, target=target,
+                   arg_start=arg_start, arg_length=arg_length, amount=amount, data=data, counts=counts)
+
+
+def _untidy(texts: pa.Array) -> bool:
+    """Whether any action needs tidying: a comment, a blank other than one inner space, a no-op.
+
+    Checked on the bytes of all actions at once, so that archives written
+    tidily (the common case) skip the regular expressions.
+    """
+    offsets, data, _ = offsets_and_data(texts)
+    body = data[offsets[0]:offsets[-1]]
+    lengths = np.diff(offsets)
+    if (lengths == 0).any() or (body == ord("#")).any() or (body < ord(" ")).any():
+        return True
+    space = body == ord(" ")
+    if (space[1:] & space[:-1]).any():
+        return True
+    starts = (offsets[:-1] - offsets[0]).astype(np.int64)
+    return bool(space[starts].any() or space[starts + lengths - 1].any())
 
 
 def _seat(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:

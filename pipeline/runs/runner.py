@@ -382,14 +382,12 @@ class Run:
             "inputs": inputs,
             "rows_read": totals.read,
             "rows_scored": totals.scored,
-            **({f"rows_{name}": totals.counts.get(name, 0) for name in histories.SET_APART}
-               if self.histories else {}),
+            **(histories.row_counts(totals.counts) if self.histories else {}),
             "rows_rejected": totals.rejected,
             "outcomes": totals.outcomes,
             "expected": None if not self.scoring.expected else {
                 "column": self.scoring.expected, **totals.mismatches.summary(),
-                **({f"not_checked_{name}": totals.counts.get(name, 0) for name in histories.NOT_CHECKED}
-                   if self.histories else {})},
+                **(histories.expected_counts(totals.counts) if self.histories else {})},
             "outputs": {"winners": winners, "rejects": "rejects.csv",
                         "categories": "categories.csv", "ties": "ties.csv"},
             "statistics": {"categories": category_table.to_pylist(), "ties": tie_table.to_pylist()},
