@@ -46,6 +46,7 @@ from pipeline.games import registry
 from pipeline.games.base import Scored
 from pipeline.games.tally import Tally
 from pipeline.runs.threads import available_cores, run_ordered
+from pipeline.text import listed
 
 REJECT_SCHEMA = pa.schema([("row", pa.int64()), ("source", pa.string()),
                            ("source_row", pa.int64()), ("line", pa.int64()),
@@ -290,8 +291,12 @@ def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None,
     """
     if game is None:
         detected = {label: registry.detect(label, names) for label, names in columns.items()}
-        if len({played.name for played in detected.values()}) > 1:
-            listing = ", ".join(f"{label} is {played.name}" for label, played in detected.items())
+        by_game: dict[str, list[str]] = {}
+        for label, played in detected.items():
+            by_game.setdefault(played.name, []).append(label)
+        if len(by_game) > 1:
+            # Thousands of files may be named: the first few of each game and a count keep it one line.
+            listing = "; ".join(f"{name}: {listed(labels)}" for name, labels in by_game.items())
             raise InputError(f"inputs mix games ({listing}): run each game separately or pass --game")
         played = next(iter(detected.values()))
     else:
