@@ -294,7 +294,8 @@ def contest(file: str | None, batch_rows: int) -> None:
               help="Same seed, same file.")
 @click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False, writable=True),
               help="File to write: .csv (.gz, .bz2, .zst), .parquet, or .in for a contest file.")
-def generate(game: str, rows: int, players: int, seed: int, path: str) -> None:
+@click.option("--force", is_flag=True, help="Replace the file if it exists (refused otherwise).")
+def generate(game: str, rows: int, players: int, seed: int, path: str, force: bool) -> None:
     """Write a reproducible random archive dealt from a real deck.
 
     \b
@@ -304,7 +305,7 @@ def generate(game: str, rows: int, players: int, seed: int, path: str) -> None:
     from pipeline.runs.generate import generate as write_archive
 
     try:
-        written = write_archive(path, game=game, rows=rows, players=players, seed=seed)
+        written = write_archive(path, game=game, rows=rows, players=players, seed=seed, force=force)
     except PokerpipeError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"{written:,} {registry.get(game).row_noun} -> {path}", err=True)
@@ -313,7 +314,8 @@ def generate(game: str, rows: int, players: int, seed: int, path: str) -> None:
 @cli.command()
 @click.argument("results", type=click.Path(exists=True, file_okay=False))
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
-              help="Also draw observed against exact shares to this PNG file.")
+              help="Also draw observed against exact shares to this file: .png, .svg or .pdf, "
+                   "in a folder that exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
 def stats(results: str, plot_path: str | None, as_json: bool) -> None:
     """Category frequencies of a run beside the exact reports.
@@ -326,8 +328,10 @@ def stats(results: str, plot_path: str | None, as_json: bool) -> None:
     from pipeline.runs import report as reports
 
     try:
+        if plot_path is not None:  # an empty name is refused, not taken for no plot
+            reports.plot_format(plot_path)  # before the report: a bad name says so at once
         report = reports.run_report(results)
-        if plot_path:
+        if plot_path is not None:
             reports.plot_fit({title: part.fit for title, part in report.items()
                                     if part.fit is not None}, plot_path)
     except (PokerpipeError, ImportError) as error:
