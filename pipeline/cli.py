@@ -26,7 +26,7 @@ from pipeline.formats import readers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.formats.writers import FORMATS
 from pipeline.games import holdem, larvis, registry
-from pipeline.text import shown
+from pipeline.text import escaped, shown
 
 MAX_REJECT_LINES = 20
 ENGINES = ("local", "dask")
@@ -83,15 +83,27 @@ class _Report:
         self.quiet = quiet
         self.progress = _Progress(enabled=not quiet and sys.stderr.isatty())
         self.rejected = 0  # a count, not the lines: an archive may hold millions of bad rows
+        self.notices = 0
 
     def reject(self, line: str) -> None:
         self.rejected += 1
         if not self.quiet and self.rejected <= MAX_REJECT_LINES:
             self.progress.close()
-            click.echo(line, err=True)
+            click.echo(escaped(line), err=True)  # a path may hold a line break: one line all the same
+
+    def notice(self, line: str) -> None:
+        """An input passed over (skipped, read once, a loop): said even with -q, since it is data
+        not read; the first ones, then a count (summary.json lists them all)."""
+        self.notices += 1
+        if self.notices <= MAX_REJECT_LINES:
+            self.progress.close()
+            click.echo(escaped(line), err=True)
 
     def close(self, outdir: str) -> None:
         self.progress.close()
+        if self.notices > MAX_REJECT_LINES:
+            click.echo(f"... and {self.notices - MAX_REJECT_LINES:,} more inputs passed over, listed in "
+                       f"{escaped(outdir)}/summary.json (skipped_inputs)", err=True)
         if self.rejected > MAX_REJECT_LINES and not self.quiet:
             click.echo(f"... and {self.rejected - MAX_REJECT_LINES:,} more rejected rows in "
                        f"{outdir}/rejects.csv", err=True)
@@ -147,7 +159,8 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
     try:
         configured = Run(list(inputs), outdir, output_format=output_format, game=game,
                          best_five=best_five, batch_rows=batch_rows, threads=threads,
-                         on_progress=report.progress, on_reject=report.reject)
+                         on_progress=report.progress, on_reject=report.reject,
+                         on_notice=report.notice)
         summary = configured.execute(LocalEngine(threads=configured.threads) if engine == "local"
                                      else cluster.DaskEngine(scheduler=scheduler))
     except PokerpipeError as error:
@@ -221,7 +234,8 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
     try:
         summary = equities.EquityRun(list(inputs), outdir, output_format=output_format, samples=samples,
                                      seed=seed, exact=exact, batch_rows=batch_rows,
-                                     on_progress=report.progress, on_reject=report.reject).execute()
+                                     on_progress=report.progress, on_reject=report.reject,
+                         on_notice=report.notice).execute()
     except PokerpipeError as error:
         report.progress.close()
         raise click.ClickException(str(error)) from None
