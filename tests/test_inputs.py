@@ -228,3 +228,72 @@ def test_a_quoted_value_with_spaces_around_it_is_read_as_its_text(runner, tmp_pa
 def test_expand_inputs_still_lists_files(hand_tree):
     top, _ = hand_tree
     assert [p.name for p in readers.expand_inputs([top, top])] == [PHH_HANDS[1].name, PHH_HANDS[0].name]
+
+
+# --- messages stay one short line ---------------------------------------------------------------
+
+def one_line(result) -> str:
+    """The error line of a stopped run: the only line on stderr."""
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.splitlines()
+    assert line.startswith("Error: ")
+    return line
+
+
+def test_thousands_of_mixed_inputs_are_cut_to_a_few_and_a_count(runner, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # paths as a user types them: many/g00000.csv
+    folder = Path("many")
+    folder.mkdir()
+    for index in range(3_000):
+        (folder / f"g{index:05}.csv").write_text("Hand1,Hand2\nAAAQQ,QQAAA\n")
+    for index in range(3_100):
+        (folder / f"h{index:05}.csv").write_text("board,p1\nAh Kd 2c 3s 4h,As Ad\n")
+    line = one_line(run(runner, str(folder), "-o", "out"))
+    assert len(line) < 300, line
+    assert "inputs mix games" in line and "2,997 more" in line and "3,097 more" in line
+
+
+def test_control_characters_in_a_path_are_escaped_and_raw_stays_as_read(runner, tmp_path):
+    folder = tmp_path / "odd\nname\x1b[31m"
+    folder.mkdir()
+    games = folder / "games.csv"
+    games.write_bytes(b"Hand1,Hand2\nAAAQQ,QQAAA\nAA\tQQ,KKKQQ\n")
+    result = runner.invoke(cli, ["run", str(games), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    reject_line, closing = result.stderr.splitlines()
+    assert "odd\\nname\\x1b[31m" in reject_line and "\x1b" not in result.stderr
+    assert "'AA\\tQQ'" in reject_line and "rows read" in closing
+    [raw] = pacsv.read_csv(tmp_path / "out" / "rejects.csv").column("raw").to_pylist()
+    assert raw == "AA\tQQ,KKKQQ"  # exactly as read
+    missing = folder / "missing\r.csv"
+    line = one_line(run(runner, str(missing), "-o", str(tmp_path / "out2")))
+    assert "missing\\r.csv" in line and "\r" not in line
+
+
+@pytest.mark.parametrize("args, message", [
+    (["equity", "--hand", "10h10s", "--hand", "KdKc"], "p1 '10h10s': ten is written T or X, not 10, "
+                                                       "and cards are separated by spaces: 'Th Ts'"),
+    (["compare", "AA10KK", "QQ777"], "hand1 'AA10KK': ten is written T or X, not 10: 'AATKK'"),
+])
+def test_a_ten_written_10_says_how_to_write_it(runner, args, message):
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 2 and result.stderr.splitlines() == [f"Error: {message}"]
+
+
+def test_a_ten_written_10_in_a_deal_table_is_rejected_with_the_fix(runner, tmp_path):
+    path = tmp_path / "deals.csv"
+    path.write_text("board,p1,p2\nAh Kd 2c 3s 4h,10h10s,Qc Qd\n")
+    assert run(runner, str(path), "-o", str(tmp_path / "out")).exit_code == 0
+    [reason] = pacsv.read_csv(tmp_path / "out" / "rejects.csv").column("reason").to_pylist()
+    assert "ten is written T or X" in reason and "'Th Ts'" in reason
+
+
+def test_a_parquet_list_column_says_it_is_a_list(runner, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "deals.parquet"
+    pq.write_table(pa.table({"board": ["Ah Kd 2c 3s 4h"], "p1": [["As", "Ad"]]}), path)
+    line = one_line(run(runner, str(path), "-o", str(tmp_path / "out")))
+    assert f"{path}: column 'p1' is a list" in line and "expected text (string)" in line
+    assert "Unsupported cast" not in line

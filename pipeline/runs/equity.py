@@ -444,7 +444,7 @@ def spaced_cards(text: str) -> str:
     ('Ah As', 'Qs Jh 2c', '')
     """
     packed = "".join(text.split())
-    if len(packed) % 2:
+    if len(packed) % 2 or "10" in packed:  # not cards of two characters: as written, for the message
         return " ".join(text.split())
     return " ".join(packed[i:i + 2] for i in range(0, len(packed), 2))
 
