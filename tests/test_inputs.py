@@ -150,10 +150,20 @@ def test_a_note_in_a_folder_is_skipped_and_listed(runner, tmp_path):
     skipped = {entry["file"]: entry["reason"] for entry in summary["skipped_inputs"]}
     assert set(skipped) == {str(folder / name) for name in ("notes.txt", "empty.csv", "roster.csv")}
     assert "not a contest file" in skipped[str(folder / "notes.txt")]
-    assert "no columns of a known game" in skipped[str(folder / "roster.csv")]
+    assert "no column of a known game" in skipped[str(folder / "roster.csv")]
     lines = notices(result)
     assert len(lines) == 3 and all(line.endswith(": skipped") for line in lines)
     assert any(str(folder / "notes.txt") in line for line in lines)
+
+
+def test_a_table_with_part_of_a_games_columns_in_a_folder_stops_the_run(runner, tmp_path):
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    generate(folder / "a.csv", game="larvis", rows=20, seed=1)
+    (folder / "b.csv").write_text("Hand1,Hand3\nAAAQQ,QQAAA\n")  # a games file with a fault, not a note
+    result = run(runner, str(folder), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 1 and str(folder / "b.csv") in result.stderr
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_pattern_skips_what_it_matches_of_no_known_format(runner, games, tmp_path):

@@ -104,7 +104,7 @@ def find_sources(patterns: Sequence[str | os.PathLike[str]], *,
     says.  A file met twice, by any spelling (``x.csv`` and ``./x.csv``, a
     link, a hard link), is read once, at its first place.  A file found in
     a folder or by a pattern whose content is no known format
-    (:class:`UnknownFormatError`, or columns that name no game) is skipped;
+    (:class:`UnknownFormatError`, or no column any game reads) is skipped;
     named on the command line, it stops the run.  Each file passed over,
     and each loop of links not followed, is told to ``on_notice`` as one
     line.
@@ -159,15 +159,16 @@ def _identity(path: Path) -> tuple[int, int] | None:
 
 
 def _claimed_by_a_game(source: Source) -> None:
-    """Refuse, as a file of no known format, a table whose columns no game reads."""
-    if source.format not in ("csv", "parquet"):
+    """Refuse, as a file of no known format, a table with no column any game reads.
+
+    A table with some of a game's columns (``Hand1`` without ``Hand2``) is a
+    data file with a fault, not another kind of file: it is kept, and stops
+    the run with the game's own message.
+    """
+    if source.format not in ("csv", "parquet") or set(source.columns) & registry.known_columns():
         return
-    try:
-        registry.detect(str(source.path), source.columns)
-    except InputError:
-        raise UnknownFormatError(source.path, f"no columns of a known game "
-                                              f"({shown(','.join(source.columns), 60, quote=False)})"
-                                 ) from None
+    raise UnknownFormatError(source.path, f"no column of a known game "
+                                          f"({shown(','.join(source.columns), 60, quote=False)})")
 
 
 def expand_inputs(patterns: Sequence[str | os.PathLike[str]]) -> list[Path]:
