@@ -106,7 +106,7 @@ class _Report:
                        f"{escaped(outdir)}/summary.json (skipped_inputs)", err=True)
         if self.rejected > MAX_REJECT_LINES and not self.quiet:
             click.echo(f"... and {self.rejected - MAX_REJECT_LINES:,} more rejected rows in "
-                       f"{outdir}/rejects.csv", err=True)
+                       f"{escaped(outdir)}/rejects.csv", err=True)
 
 
 @cli.command()
@@ -173,7 +173,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
         apart = "".join(f"{summary[f'rows_{name}']:,} {name.replace('_', ' ')}, " for name in SET_APART
                         if f"rows_{name}" in summary)
         click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, {apart}"
-                   f"{summary['rows_rejected']:,} rejected -> {outdir}", err=True)
+                   f"{summary['rows_rejected']:,} rejected -> {escaped(outdir)}", err=True)
     expected = summary["expected"]
     if expected and expected["mismatched"]:
         first = expected["first"][0]
@@ -181,7 +181,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
             f"{expected['mismatched']:,} of {expected['checked']:,} rows disagree with the "
             f"{expected['column']} column (first: row {first['row']}, "
             f"expected {shown(first['expected'])}, got {first['got']!r}); "
-            f"see {outdir}/{summary['outputs']['winners']}")
+            f"see {escaped(outdir)}/{summary['outputs']['winners']}")
 
 
 @cli.command()
@@ -235,14 +235,14 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
         summary = equities.EquityRun(list(inputs), outdir, output_format=output_format, samples=samples,
                                      seed=seed, exact=exact, batch_rows=batch_rows,
                                      on_progress=report.progress, on_reject=report.reject,
-                         on_notice=report.notice).execute()
+                                     on_notice=report.notice).execute()
     except PokerpipeError as error:
         report.progress.close()
         raise click.ClickException(str(error)) from None
     report.close(outdir)
     if not quiet:
         click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, "
-                   f"{summary['rows_rejected']:,} rejected -> {outdir}", err=True)
+                   f"{summary['rows_rejected']:,} rejected -> {escaped(outdir)}", err=True)
 
 
 @cli.command()
