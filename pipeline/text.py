@@ -6,7 +6,9 @@ This module owns the plumbing between pyarrow's string arrays and the
 vectorized parsers: the offsets and bytes of a column without a copy
 (:func:`offsets_and_data`), each value's length (:func:`text_lengths`), a
 column of fixed-width values as a byte matrix (:func:`text_matrix`), a byte matrix
-as a column (:func:`string_column`), and how a message quotes a piece of input (:func:`shown`).  Card and hand
+as a column (:func:`string_column`), and how a message shows a piece of input: quoted or
+not, escaped and cut short (:func:`shown`, :func:`escaped`), and a list of names cut to the first
+few and a count (:func:`listed`), so that every message stays one short line.  Card and hand
 parsers in the game modules build on these; nothing here knows a game.
 """
 
