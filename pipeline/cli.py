@@ -26,7 +26,7 @@ from pipeline.formats import readers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.formats.writers import FORMATS
 from pipeline.games import holdem, larvis, registry
-from pipeline.text import shown
+from pipeline.text import escaped, shown
 
 MAX_REJECT_LINES = 20
 ENGINES = ("local", "dask")
@@ -83,18 +83,30 @@ class _Report:
         self.quiet = quiet
         self.progress = _Progress(enabled=not quiet and sys.stderr.isatty())
         self.rejected = 0  # a count, not the lines: an archive may hold millions of bad rows
+        self.notices = 0
 
     def reject(self, line: str) -> None:
         self.rejected += 1
         if not self.quiet and self.rejected <= MAX_REJECT_LINES:
             self.progress.close()
-            click.echo(line, err=True)
+            click.echo(escaped(line), err=True)  # a path may hold a line break: one line all the same
+
+    def notice(self, line: str) -> None:
+        """An input passed over (skipped, read once, a loop): said even with -q, since it is data
+        not read; the first ones, then a count (summary.json lists them all)."""
+        self.notices += 1
+        if self.notices <= MAX_REJECT_LINES:
+            self.progress.close()
+            click.echo(escaped(line), err=True)
 
     def close(self, outdir: str) -> None:
         self.progress.close()
+        if self.notices > MAX_REJECT_LINES:
+            click.echo(f"... and {self.notices - MAX_REJECT_LINES:,} more inputs passed over, listed in "
+                       f"{escaped(outdir)}/summary.json (skipped_inputs)", err=True)
         if self.rejected > MAX_REJECT_LINES and not self.quiet:
             click.echo(f"... and {self.rejected - MAX_REJECT_LINES:,} more rejected rows in "
-                       f"{outdir}/rejects.csv", err=True)
+                       f"{escaped(outdir)}/rejects.csv", err=True)
 
 
 @cli.command()
@@ -147,7 +159,8 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
     try:
         configured = Run(list(inputs), outdir, output_format=output_format, game=game,
                          best_five=best_five, batch_rows=batch_rows, threads=threads,
-                         on_progress=report.progress, on_reject=report.reject)
+                         on_progress=report.progress, on_reject=report.reject,
+                         on_notice=report.notice)
         summary = configured.execute(LocalEngine(threads=configured.threads) if engine == "local"
                                      else cluster.DaskEngine(scheduler=scheduler))
     except PokerpipeError as error:
@@ -160,7 +173,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
         apart = "".join(f"{summary[f'rows_{name}']:,} {name.replace('_', ' ')}, " for name in SET_APART
                         if f"rows_{name}" in summary)
         click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, {apart}"
-                   f"{summary['rows_rejected']:,} rejected -> {outdir}", err=True)
+                   f"{summary['rows_rejected']:,} rejected -> {escaped(outdir)}", err=True)
     expected = summary["expected"]
     if expected and expected["mismatched"]:
         first = expected["first"][0]
@@ -168,7 +181,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
             f"{expected['mismatched']:,} of {expected['checked']:,} rows disagree with the "
             f"{expected['column']} column (first: row {first['row']}, "
             f"expected {shown(first['expected'])}, got {first['got']!r}); "
-            f"see {outdir}/{summary['outputs']['winners']}")
+            f"see {escaped(outdir)}/{summary['outputs']['winners']}")
 
 
 @cli.command()
@@ -221,14 +234,15 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
     try:
         summary = equities.EquityRun(list(inputs), outdir, output_format=output_format, samples=samples,
                                      seed=seed, exact=exact, batch_rows=batch_rows,
-                                     on_progress=report.progress, on_reject=report.reject).execute()
+                                     on_progress=report.progress, on_reject=report.reject,
+                                     on_notice=report.notice).execute()
     except PokerpipeError as error:
         report.progress.close()
         raise click.ClickException(str(error)) from None
     report.close(outdir)
     if not quiet:
         click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, "
-                   f"{summary['rows_rejected']:,} rejected -> {outdir}", err=True)
+                   f"{summary['rows_rejected']:,} rejected -> {escaped(outdir)}", err=True)
 
 
 @cli.command()
@@ -294,7 +308,8 @@ def contest(file: str | None, batch_rows: int) -> None:
               help="Same seed, same file.")
 @click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False, writable=True),
               help="File to write: .csv (.gz, .bz2, .zst), .parquet, or .in for a contest file.")
-def generate(game: str, rows: int, players: int, seed: int, path: str) -> None:
+@click.option("--force", is_flag=True, help="Replace the file if it exists (refused otherwise).")
+def generate(game: str, rows: int, players: int, seed: int, path: str, force: bool) -> None:
     """Write a reproducible random archive dealt from a real deck.
 
     \b
@@ -304,7 +319,7 @@ def generate(game: str, rows: int, players: int, seed: int, path: str) -> None:
     from pipeline.runs.generate import generate as write_archive
 
     try:
-        written = write_archive(path, game=game, rows=rows, players=players, seed=seed)
+        written = write_archive(path, game=game, rows=rows, players=players, seed=seed, force=force)
     except PokerpipeError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"{written:,} {registry.get(game).row_noun} -> {path}", err=True)
@@ -313,7 +328,8 @@ def generate(game: str, rows: int, players: int, seed: int, path: str) -> None:
 @cli.command()
 @click.argument("results", type=click.Path(exists=True, file_okay=False))
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
-              help="Also draw observed against exact shares to this PNG file.")
+              help="Also draw observed against exact shares to this file: .png, .svg or .pdf, "
+                   "in a folder that exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
 def stats(results: str, plot_path: str | None, as_json: bool) -> None:
     """Category frequencies of a run beside the exact reports.
@@ -326,8 +342,10 @@ def stats(results: str, plot_path: str | None, as_json: bool) -> None:
     from pipeline.runs import report as reports
 
     try:
+        if plot_path is not None:  # an empty name is refused, not taken for no plot
+            reports.plot_format(plot_path)  # before the report: a bad name says so at once
         report = reports.run_report(results)
-        if plot_path:
+        if plot_path is not None:
             reports.plot_fit({title: part.fit for title, part in report.items()
                                     if part.fit is not None}, plot_path)
     except (PokerpipeError, ImportError) as error:

@@ -1,6 +1,6 @@
 """Errors: the exceptions pokerpipe raises for what a user can fix.
 
-Layer: foundation; imports nothing of the package, and every layer may import it.
+Layer: foundation; imports only :mod:`pipeline.text` (the same layer), and every layer may import it.
 
 This module owns the line between an expected failure and a bug.  The
 library raises :class:`PokerpipeError` subclasses with a message that names
@@ -18,7 +18,22 @@ import os
 
 
 class PokerpipeError(Exception):
-    """Base of every error the command line reports as one line."""
+    """Base of every error the command line reports as one line.
+
+    Its text is one line whatever the message carries: a path or a value
+    holding a line break or a control character is escaped
+    (:func:`pipeline.text.escaped`), here once for every message.
+
+    >>> str(InputError("new\\nline.csv: file is empty"))
+    'new\\\\nline.csv: file is empty'
+    """
+
+    def __str__(self) -> str:
+        # Imported here: pipeline.text loads pyarrow, and ``import pipeline`` (which imports
+        # this module) stays cheap; by the time an error is shown, pyarrow is loaded anyway.
+        from pipeline.text import escaped
+
+        return escaped(super().__str__())
 
 
 class InputError(PokerpipeError, ValueError):

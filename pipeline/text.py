@@ -6,12 +6,15 @@ This module owns the plumbing between pyarrow's string arrays and the
 vectorized parsers: the offsets and bytes of a column without a copy
 (:func:`offsets_and_data`), each value's length (:func:`text_lengths`), a
 column of fixed-width values as a byte matrix (:func:`text_matrix`), a byte matrix
-as a column (:func:`string_column`), and how a message quotes a piece of input (:func:`shown`).  Card and hand
+as a column (:func:`string_column`), and how a message shows a piece of input: quoted or
+not, escaped and cut short (:func:`shown`, :func:`escaped`), and a list of names cut to the first
+few and a count (:func:`listed`), so that every message stays one short line.  Card and hand
 parsers in the game modules build on these; nothing here knows a game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 import numpy as np
@@ -19,19 +22,52 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 
-def shown(text: str, limit: int = 40, *, quote: bool = True) -> str:
-    """Input text as a message shows it: quoted, and cut short when long.
+def shown(text: str, limit: int | None = 40, *, quote: bool = True) -> str:
+    """Input text as a message shows it: quoted, escaped and cut short when long.
 
-    A hostile field can be megabytes long; a message naming it stays one
-    short line.
+    A hostile field can be megabytes long, and a value or a path may hold a
+    line break, a terminal's escape sequence or bytes that are not text; a
+    message naming it stays one short line that any terminal prints.
+    Unquoted (a path, a number), characters that do not print are escaped
+    as ``repr`` escapes them (``\\n``, ``\\x1b``, ``\\udcff``); quoted, the
+    text is its ``repr``, which escapes the same.  ``limit=None`` never cuts.
 
     >>> shown("AAQ"), shown("A" * 50, limit=5), shown("A" * 50, limit=5, quote=False)
     ("'AAQ'", "'AAAAA'... (50 characters)", 'AAAAA... (50 characters)')
+    >>> shown("new\\nline.csv", quote=False), shown("tab\\there")
+    ('new\\\\nline.csv', "'tab\\\\there'")
     """
-    if len(text) <= limit:
-        return repr(text) if quote else text
+    if limit is None or len(text) <= limit:
+        return repr(text) if quote else escaped(text)
     head = text[:limit]
-    return f"{repr(head) if quote else head}... ({len(text):,} characters)"
+    return f"{repr(head) if quote else escaped(head)}... ({len(text):,} characters)"
+
+
+def escaped(text: str) -> str:
+    """``text`` with every character that does not print escaped, as ``repr`` would, unquoted.
+
+    Spaces stay; line breaks, tabs, control and format characters, lone
+    surrogates (a file name's bytes that are not UTF-8) become escapes, so
+    the text is one line and can always be written to a terminal.
+
+    >>> escaped("a\\nb\\x1b[31m c"), escaped("é ok")
+    ('a\\\\nb\\\\x1b[31m c', 'é ok')
+    """
+    if text.isprintable():
+        return text
+    return "".join(character if character.isprintable() or character == " " else repr(character)[1:-1]
+                   for character in text)
+
+
+def listed(names: Iterable[object], limit: int = 3) -> str:
+    """Names joined by commas, the first ``limit`` only and then a count: a list in one short line.
+
+    >>> listed(["a.csv", "b.csv"]), listed(f"f{i}" for i in range(6000))
+    ('a.csv, b.csv', 'f0, f1, f2 and 5,997 more')
+    """
+    items = [shown(str(name), 80, quote=False) for name in names]
+    head = ", ".join(items[:limit])
+    return head if len(items) <= limit else f"{head} and {len(items) - limit:,} more"
 
 
 def offsets_and_data(

@@ -70,7 +70,8 @@ def test_unknown_name_is_an_attribute_error():
 
 
 def test_import_pipeline_is_cheap():
-    probe = "import sys, pipeline; print(*(m for m in ('pandas', 'pyarrow', 'numpy') if m in sys.modules))"
+    probe = ("import sys, pipeline; "
+             "print(*(m for m in ('pandas', 'pyarrow', 'numpy', 'polars') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                           timeout=PROBE_TIMEOUT)
     assert done.stdout.strip() == ""
@@ -242,7 +243,11 @@ def test_game_forced():
     (pa.table([["AAAQQ"], ["KKKQQ"], ["AAKKQ"]], names=["Hand1", "Hand2", "Hand2"]), None, InputError,
      "column 'Hand2' appears twice"),
     (pa.table({"Hand1": ["AAAQQ"], "Hand2": ["KKKQQ"]}), "poker", UsageError, "unknown game 'poker'"),
-    ([["AAAQQ", "KKKQQ"]], None, UsageError, "pandas DataFrame or a pyarrow Table, not list"),
+    ([["AAAQQ", "KKKQQ"]], None, UsageError,
+     "takes a pandas DataFrame, a polars DataFrame or a pyarrow Table, not list$"),
+    (pa.table({"Hand1": ["AAAQQ"], "Hand2": ["KKKQQ"]}).to_batches()[0], None, UsageError,
+     "not pyarrow RecordBatch: give a Table: pyarrow.Table.from_batches"),
+    (pd.Series(["AAAQQ"]), None, UsageError, "not pandas Series: give a DataFrame: series.to_frame()"),
 ])
 def test_errors(table, game, error, message):
     with pytest.raises(error, match=message):
@@ -257,5 +262,54 @@ def test_duplicate_frame_columns():
 
 def test_unreadable_column_type():
     table = pa.table({"Hand1": pa.array([[1, 2]]), "Hand2": ["KKKQQ"]})
-    with pytest.raises(InputError, match="column 'Hand1' of type list<item: int64> cannot be read as text"):
+    with pytest.raises(InputError, match=r"column 'Hand1' is a list \(list<item: int64>\): expected text"):
         score(table)
+
+
+# --- polars ------------------------------------------------------------------------------------
+
+def test_polars_in_polars_out_row_for_row(spec_games):
+    pl = pytest.importorskip("polars")
+    rows = spec_games + [{"Hand1": "AAAAA", "Hand2": "KKKQQ", "Winner": "Hand 1"},
+                         {"Hand1": None, "Hand2": "KKKQQ", "Winner": ""}]
+    frame = pl.DataFrame(rows)
+    scored = score(frame)
+    assert isinstance(scored, pl.DataFrame) and scored.height == frame.height
+    # The same rows as a pandas DataFrame and as an Arrow table score the same, cell for cell.
+    from_arrow = score(pa.Table.from_pylist(rows))
+    assert scored.to_arrow().to_pylist() == from_arrow.to_pylist()
+    from_pandas = score(pd.DataFrame(rows))
+    assert scored["winner"].to_list() == [None if pd.isna(w) else w for w in from_pandas["winner"]]
+    assert scored["winner"].to_list()[:len(spec_games)] == [game["Winner"] for game in spec_games]
+    assert scored["reason"].to_list()[-2:] == ["Hand1 'AAAAA': 'A' appears 5 times, at most 4",
+                                               "Hand1 is empty"]
+    assert scored.schema["hand1_key"] == pl.Int16
+
+
+def test_polars_deals_with_categorical_and_null_seats():
+    pl = pytest.importorskip("polars")
+    frame = pl.DataFrame({"board": ["Ah Kh Qh Jh Th", "2c 3d 4h 5s 9c"], "p1": ["2c 3c", "Ac Ad"],
+                          "p2": [None, "Kc Kd"], "p3": ["4d 5d", "6d 7d"]}
+                         ).with_columns(pl.col("board").cast(pl.Categorical))
+    scored = score(frame, best_five=True)
+    assert scored["winners"].to_list() == ["1 3", "3"]
+    assert scored["p2_key"].to_list()[0] is None and scored["p2_key"].to_list()[1] is not None
+    assert "p3_hand" in scored.columns
+
+
+def test_a_polars_lazy_frame_is_told_to_collect():
+    pl = pytest.importorskip("polars")
+    lazy = pl.DataFrame({"Hand1": ["AAAQQ"], "Hand2": ["KKKQQ"]}).lazy()
+    with pytest.raises(UsageError, match=r"polars DataFrame or a pyarrow Table, not polars LazyFrame: "
+                                         r"call \.collect\(\) first"):
+        score(lazy)
+
+
+def test_polars_is_imported_only_when_given():
+    probe = ("import sys, pyarrow as pa, pandas as pd; from pipeline import score; "
+             "score(pa.table({'Hand1': ['AAAQQ'], 'Hand2': ['KKKQQ']})); "
+             "score(pd.DataFrame({'Hand1': ['AAAQQ'], 'Hand2': ['KKKQQ']})); "
+             "print('polars' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "False"

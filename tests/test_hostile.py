@@ -633,8 +633,9 @@ def test_cards_separated_by_any_whitespace_are_read(runner, tmp_path):
     assert result.exit_code == 0, result.output
     winners, rejects = check_accounting(out, json.loads((out / "summary.json").read_text()))
     assert winners.column("row").to_pylist() == [1, 2]
-    # A zero-width space is not whitespace: the board has four cards, one of them odd.
-    assert rejects.column("reason").to_pylist() == ["board 'Ah Kd 2c 3s\\u200b4h': 4 cards, expected 5"]
+    # A zero-width space is not whitespace: the board has four cards, one of them two run together.
+    assert rejects.column("reason").to_pylist() == [
+        "board 'Ah Kd 2c 3s\\u200b4h': 4 cards, expected 5: cards are separated by spaces, like 'Ah Kd'"]
 
 
 def test_holdem_seat_columns_with_gaps_are_all_scored(runner, tmp_path):

@@ -187,6 +187,7 @@ def test_plot_fit_writes_png(tmp_path):
         draws = np.random.default_rng(7).multinomial(10_000, list(shares.values()))
         fits[f"{game}, {cards} cards"] = goodness_of_fit(dict(zip(shares, draws.tolist())), shares)
     path = tmp_path / "out" / "fit.png"
+    path.parent.mkdir()  # a plot creates no folder
     plot_fit(fits, path)
     data = path.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 1000

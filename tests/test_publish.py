@@ -279,3 +279,184 @@ def test_generate_clears_what_a_killed_generate_left(tmp_path):
     generate(target, game="holdem", rows=10, players=2, seed=0)
     assert not stale.exists() and target.exists()
     assert os.listdir(tmp_path) == ["deals.csv"]
+
+
+# --- nothing of the user's is ever deleted ------------------------------------------------------
+
+RUN_TIMEOUT = 120  # seconds: a run of this file's inputs takes a few; a hang fails, it never blocks
+
+
+def kept_sets(outdir: Path) -> list[Path]:
+    """The new sets a refused publish kept beside OUTDIR."""
+    return sorted(outdir.parent.glob(f"{outdir.name}.unpublished-*"))
+
+
+@pytest.fixture(scope="module")
+def slow(tmp_path_factory) -> Path:
+    """An archive that a run with --batch-rows 100 on one thread takes seconds to score."""
+    path = tmp_path_factory.mktemp("slow") / "slow.csv"
+    generate(path, game="holdem", rows=60_000, players=6, seed=8)
+    return path
+
+
+def _start_slow_run(source: Path, out: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "pipeline", "run", str(source), "-o", str(out), "-q",
+                             "--batch-rows", "100", "--threads", "1"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def test_a_file_written_into_outdir_during_the_run_stops_the_publish(runner, deals, slow, tmp_path):
+    out = tmp_path / "out"
+    assert run_cli(runner, str(deals), "-o", str(out)).exit_code == 0
+    before = contents(out)
+    process = _start_slow_run(slow, out)
+    try:
+        _wait_for_staging(out, process)
+        # Frozen while the note is written, so the note surely lands before the publish.
+        process.send_signal(signal.SIGSTOP)
+        (out / "note.txt").write_text("my own notes")
+        process.send_signal(signal.SIGCONT)
+        _, stderr = process.communicate(timeout=RUN_TIMEOUT)
+    finally:
+        process.kill()
+    assert process.returncode == 1
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and "note.txt" in lines[0] and "Traceback" not in stderr, stderr
+    assert contents(out) == {**before, "note.txt": b"my own notes"}  # the previous set, whole
+    [kept] = kept_sets(out)
+    assert str(kept) in lines[0]
+    assert {p.name for p in kept.iterdir()} == LOCAL_SET
+    assert json.loads((kept / "summary.json").read_text())["rows_read"] == 60_000
+    assert leftovers(out) == []
+    # A later run (the note moved away) publishes, and leaves the kept set alone.
+    (out / "note.txt").unlink()
+    assert run_cli(runner, str(deals), "-o", str(out)).exit_code == 0
+    assert kept_sets(out) == [kept] and {p.name for p in kept.iterdir()} == LOCAL_SET
+
+
+def test_a_writer_appending_in_outdir_through_the_run_loses_nothing(deals, slow, tmp_path):
+    out = tmp_path / "out"
+    first = subprocess.run([sys.executable, "-m", "pipeline", "run", str(deals), "-o", str(out), "-q"],
+                           capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    assert first.returncode == 0, first.stderr
+    process = _start_slow_run(slow, out)
+    written = 0
+    try:
+        _wait_for_staging(out, process)
+        with open(out / "log.txt", "a") as log:  # another tool's output, written as the run goes
+            while process.poll() is None:
+                log.write(f"line {written}\n")
+                log.flush()
+                written += 1
+                time.sleep(0.002)
+            for _ in range(10):  # and on after the run, into the same open file
+                log.write(f"line {written}\n")
+                written += 1
+        _, stderr = process.communicate(timeout=RUN_TIMEOUT)
+    finally:
+        process.kill()
+    assert process.returncode == 1 and "log.txt" in stderr
+    assert (out / "log.txt").read_text().splitlines() == [f"line {i}" for i in range(written)]
+    assert len(kept_sets(out)) == 1
+
+
+def _appear_at_the_swap(monkeypatch, name: str, *, exchange: bool = True) -> list[Path]:
+    """Make a file appear in OUTDIR after the publish's last look, just before the swap.
+
+    With ``exchange=False`` the system is taken to lack renameat2 (the two-rename path).
+    """
+    from pipeline.formats import publish
+
+    real = publish._exchange
+    seen: list[Path] = []
+
+    def late_writer(first: Path, second: Path) -> bool:
+        (second / name).write_text("written at the last moment")
+        seen.append(second)
+        return real(first, second) if exchange else False
+
+    monkeypatch.setattr(publish, "_exchange", late_writer)
+    return seen
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "two renames"])
+def test_a_file_that_appears_just_before_the_swap_is_moved_back(runner, deals, tmp_path, monkeypatch,
+                                                                exchange):
+    out = tmp_path / "out"
+    assert run_cli(runner, str(deals), "-o", str(out)).exit_code == 0
+    seen = _appear_at_the_swap(monkeypatch, "late.txt", exchange=exchange)
+    result = run_cli(runner, str(deals), "-o", str(out), "--format", "parquet")
+    assert result.exit_code == 0, result.output
+    assert seen == [out]
+    assert {p.name for p in out.iterdir()} == LOCAL_SET - {"winners.csv"} | {"winners.parquet", "late.txt"}
+    assert (out / "late.txt").read_text() == "written at the last moment"
+    assert leftovers(out) == [] and kept_sets(out) == []
+
+
+def test_a_file_kept_open_across_the_swap_keeps_every_write(deals, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    with OutputSet(out) as staged:
+        (staged.path / "summary.json").write_text("{}")
+    from pipeline.formats import publish
+
+    real = publish._exchange
+    handles = []
+
+    def open_writer(first: Path, second: Path) -> bool:
+        handle = open(second / "live.log", "w")
+        handle.write("before the swap\n")
+        handle.flush()
+        handles.append(handle)
+        return real(first, second)
+
+    monkeypatch.setattr(publish, "_exchange", open_writer)
+    with OutputSet(out) as staged:
+        (staged.path / "summary.json").write_text('{"new": 1}')
+    [handle] = handles
+    with handle:
+        handle.write("after the swap\n")  # the same open file, now back in OUTDIR
+    assert (out / "live.log").read_text() == "before the swap\nafter the swap\n"
+    assert json.loads((out / "summary.json").read_text()) == {"new": 1}
+
+
+def test_outdir_as_a_link_publishes_into_its_target(runner, deals, tmp_path):
+    target = tmp_path / "real"
+    target.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(target, target_is_directory=True)
+    for output_format in ("csv", "parquet"):  # a first set, then one replacing it
+        result = run_cli(runner, str(deals), "-o", str(link), "--format", output_format)
+        assert result.exit_code == 0, result.output
+        assert link.is_symlink() and os.readlink(link) == str(target)
+        written = LOCAL_SET - {"winners.csv"} | {f"winners.{output_format}"}
+        assert {p.name for p in target.iterdir()} == written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deals.csv", "link", "real"]
+
+
+def test_outdir_as_a_link_to_a_missing_folder_creates_the_target(runner, deals, tmp_path):
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "later")
+    assert run_cli(runner, str(deals), "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and {p.name for p in (tmp_path / "later").iterdir()} == LOCAL_SET
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deals.csv", "later", "link"]
+
+
+def test_outdir_as_a_loop_of_links_is_one_line(runner, deals, tmp_path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    result = run_cli(runner, str(deals), "-o", str(tmp_path / "a"))
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
+    assert "loop" in result.output
+    assert (tmp_path / "a").is_symlink() and (tmp_path / "b").is_symlink()
+
+
+@pytest.mark.parametrize("given", [".", "..", "./", "../work"])
+def test_an_outdir_that_is_or_holds_the_working_folder_is_refused(runner, deals, tmp_path, monkeypatch,
+                                                                  given):
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    result = run_cli(runner, str(deals), "-o", given)
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
+    assert "working folder" in result.output
+    assert work.is_dir() and sorted(p.name for p in tmp_path.iterdir()) == ["deals.csv", "work"]

@@ -118,3 +118,68 @@ def test_plot_on_a_folder_below_a_file_is_one_line(runner, small_run, tmp_path):
     result = runner.invoke(cli, ["stats", str(small_run), "--plot", str(tmp_path / "file" / "fit.png")])
     assert result.exit_code == 1 and result.output.count("\n") == 1
     assert str(tmp_path / "file") in result.output
+
+
+# --- nothing overwritten without being asked ---------------------------------------------------
+
+def test_generate_refuses_an_existing_file_unless_forced(runner, tmp_path):
+    thesis = tmp_path / "thesis.txt"
+    thesis.write_text("three years of work")
+    result = runner.invoke(cli, ["generate", "--game", "holdem", "--rows", "5", "-o", str(thesis)])
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert "already exists" in result.output and "--force" in result.output
+    assert thesis.read_text() == "three years of work"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["thesis.txt"]  # no temporary file left
+    result = runner.invoke(cli, ["generate", "--game", "holdem", "--rows", "5", "--players", "2",
+                                 "-o", str(thesis), "--force"])
+    assert result.exit_code == 0, result.output
+    assert thesis.read_text().splitlines()[0].strip() == "2"  # a contest file: N of the first instance
+
+
+@pytest.mark.parametrize("name", ["deals.csv", "deals.csv.gz", "deals.parquet", "deals.in"])
+def test_a_file_that_appears_while_generate_writes_is_left_alone(tmp_path, monkeypatch, name):
+    from pipeline.errors import OutputError
+    from pipeline.formats import writers
+    from pipeline.runs.generate import generate
+
+    target = tmp_path / name
+    real = writers.rename_new
+
+    def someone_else_first(source, destination):
+        destination.write_text("someone else's")  # written between the check and the rename
+        return real(source, destination)
+
+    monkeypatch.setattr(writers, "rename_new", someone_else_first)
+    with pytest.raises(OutputError, match="appeared while it was written"):
+        generate(target, game="holdem", rows=10, players=2)
+    assert target.read_text() == "someone else's"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<svg"), (".pdf", b"%PDF"),
+                                           (".PDF", b"%PDF")])
+def test_plot_writes_the_format_its_suffix_names(runner, small_run, tmp_path, suffix, magic):
+    picture = tmp_path / f"fit{suffix}"
+    result = runner.invoke(cli, ["stats", str(small_run), "--plot", str(picture)])
+    assert result.exit_code == 0, result.output
+    head = picture.read_bytes()[:400]
+    assert magic in head
+    assert (b"\x89PNG" in head) == (magic == b"\x89PNG")
+
+
+@pytest.mark.parametrize("name, named", [("fit.jpg", "'.jpg'"), ("fit", "without a suffix"),
+                                         ("", "needs a file name")])
+def test_plot_refuses_a_name_of_no_known_format(runner, small_run, tmp_path, name, named):
+    before = sorted(tmp_path.rglob("*"))
+    result = runner.invoke(cli, ["stats", str(small_run), "--plot", str(tmp_path / name) if name else ""])
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert named in result.output and ".png, .svg, .pdf" in result.output
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_plot_never_creates_folders(runner, small_run, tmp_path):
+    missing = tmp_path / "nonexistent" / "deeper"
+    result = runner.invoke(cli, ["stats", str(small_run), "--plot", str(missing / "x.png")])
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert f"{missing} does not exist" in result.output
+    assert not (tmp_path / "nonexistent").exists()

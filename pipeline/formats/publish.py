@@ -17,7 +17,8 @@ go away with the old set::
     └── .out.pokerpipe-1a2b3c.new/   this run's staging folder, locked while it runs
 
     publish: rename(.out...new <-> out) exchanged atomically (renameat2),
-             then the old set, now under the staging name, is deleted.
+             then the old set, now under the staging name, is emptied of
+             pokerpipe's own files and removed.
 
 Each staging folder is held under an ``flock`` for the life of its run.  The
 kernel drops the lock when the process dies, even by SIGKILL, so the next
@@ -27,9 +28,18 @@ two names (``renameat2`` missing), OUTDIR is first renamed aside to a
 ``.old`` name and the staging folder renamed into place; a run that finds
 OUTDIR missing and such a ``.old`` folder puts it back first.
 
-Because OUTDIR is replaced as a whole, it may only hold what pokerpipe
-writes (:data:`OUTPUT_NAMES`); a folder holding anything else is refused
-with the names in the way, so a user's own files are never deleted.
+Nothing of the user's is ever deleted.  OUTDIR may only hold what pokerpipe
+writes (:data:`OUTPUT_NAMES`): a folder holding anything else is refused
+before the run, with the names in the way.  A file that appears in OUTDIR
+while the run is under way stops the publish: OUTDIR keeps the previous
+set, and the new set is kept beside it under a name the error gives
+(``out.unpublished-...``), which no later run removes.  A file that appears
+after that last look, just before the swap, goes out with the old set and
+is moved back into OUTDIR; only pokerpipe's own names are deleted from the
+old set, never the folder as a whole.  OUTDIR given as a symbolic link is
+published into the folder it leads to, and the link stays as it was.  An
+OUTDIR that is the working folder, or holds it, is refused: swapping it
+would leave the shell in a deleted folder.
 """
 
 from __future__ import annotations
@@ -40,12 +50,14 @@ import errno
 import fcntl
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
-from pipeline.errors import OutputError, UsageError, os_reason
+from pipeline.errors import OutputError, PokerpipeError, UsageError, os_reason
+from pipeline.text import listed, shown
 
 #: Every name a run may leave in OUTDIR, whatever its command, format and engine.
 OUTPUT_NAMES = frozenset({
@@ -53,8 +65,13 @@ OUTPUT_NAMES = frozenset({
     "ties.csv", "equity.csv", "equity.parquet",
 })
 _STAGING_INFIX = ".pokerpipe-"
+#: Infix of a new set kept beside OUTDIR when it could not be published: no run removes it.
+KEPT_INFIX = ".unpublished-"
+_RENAME_NOREPLACE = 1
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
+# How often the swapped-out set is emptied again while something keeps appearing in it.
+_CLEAR_TRIES = 20
 
 
 def _staging_prefix(outdir: Path) -> str:
@@ -70,10 +87,13 @@ def is_temporary_name(name: str) -> bool:
     return name.startswith(".") and name.endswith(".part")
 
 
+def _ours(name: str) -> bool:
+    return name in OUTPUT_NAMES or is_temporary_name(name)
+
+
 def foreign_entries(outdir: Path) -> list[str]:
     """Names in an existing OUTDIR that no pokerpipe run writes, sorted."""
-    return sorted(entry.name for entry in outdir.iterdir()
-                  if entry.name not in OUTPUT_NAMES and not is_temporary_name(entry.name))
+    return sorted(entry.name for entry in outdir.iterdir() if not _ours(entry.name))
 
 
 def _try_lock(path: Path) -> int | None:
@@ -111,20 +131,47 @@ def remove_stale(folder: Path, prefix: str, *, suffixes: tuple[str, ...]) -> Non
             os.close(fd)
 
 
-def _exchange(first: Path, second: Path) -> bool:
-    """Swap two paths atomically; False when the system cannot (no renameat2 or no support)."""
+def _renameat2(first: Path, second: Path, flags: int) -> bool:
+    """``renameat2(first, second, flags)``; False when the system cannot (no call, or no support).
+
+    Raises OSError with the system's reason otherwise (``FileExistsError``
+    for ``RENAME_NOREPLACE`` onto an existing name).
+    """
     try:
         renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (AttributeError, OSError):
         return False
-    result = renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second),
-                       _RENAME_EXCHANGE)
+    result = renameat2(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), flags)
     if result == 0:
         return True
     code = ctypes.get_errno()
     if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
         return False
     raise OSError(code, os.strerror(code), str(second))
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Swap two paths atomically; False when the system cannot (no renameat2 or no support)."""
+    return _renameat2(first, second, _RENAME_EXCHANGE)
+
+
+def rename_new(source: Path, destination: Path) -> bool:
+    """Rename ``source`` to ``destination`` only if nothing has that name; False if something has.
+
+    Atomic where the system has ``renameat2`` (``RENAME_NOREPLACE``), so
+    a file or folder that appears at ``destination`` at the last moment is
+    never replaced.  Elsewhere the name is looked at just before a plain
+    rename.
+    """
+    try:
+        if _renameat2(source, destination, _RENAME_NOREPLACE):
+            return True
+    except FileExistsError:
+        return False
+    if os.path.lexists(destination):
+        return False
+    os.rename(source, destination)
+    return True
 
 
 class OutputSet:
@@ -136,52 +183,74 @@ class OutputSet:
     deletes the staging folder and leaves OUTDIR as it was.  Nothing at all
     is created when the block fails, not even OUTDIR's parent folders.
 
+    OUTDIR as a symbolic link publishes into the folder it leads to
+    (:attr:`target`); the link itself is never replaced.
+
     Raises
     ------
     UsageError
-        When OUTDIR is a file, a mount point, or a folder holding names a
+        When OUTDIR is a file, a mount point, a loop of links, the working
+        folder or a folder holding it, or a folder holding names a
         pokerpipe run does not write.
     OutputError
         When the staging folder cannot be made or published (permission,
-        read-only or full file system), with the path and the reason.
+        read-only or full file system), with the path and the reason; or
+        when files appeared in OUTDIR during the run: the previous set is
+        left whole and the new one kept beside it (:attr:`kept`).
     """
 
     def __init__(self, outdir: str | os.PathLike[str]) -> None:
         self.outdir = Path(outdir)
         self.path = self.outdir  # set to the staging folder on entry
+        self.target = self.outdir  # OUTDIR with its links resolved, set by check()
+        self.kept: Path | None = None  # where a set that could not be published was kept
+        self.returned: list[str] = []  # names moved back into OUTDIR after the swap
         self._lock: int | None = None
         self._made_parents: list[Path] = []
 
     def check(self) -> None:
         """Refuse an OUTDIR that cannot be replaced, before any work is done."""
         outdir = self.outdir
+        named = shown(str(outdir), None, quote=False)
         for parent in [outdir, *outdir.parents]:
             if parent.exists() and not parent.is_dir():
-                raise UsageError(f"{outdir}: {parent} is a file, not a folder")
-        if outdir.is_dir():
-            if os.path.ismount(outdir):
-                raise UsageError(f"{outdir}: a mount point cannot be replaced as a whole; "
+                raise UsageError(f"{named}: {shown(str(parent), None, quote=False)} is a file, "
+                                 f"not a folder")
+        target = Path(os.path.realpath(outdir))
+        if target.is_symlink():  # realpath stops where links go round in a loop
+            raise UsageError(f"{named}: a link that leads to no folder (links in a loop)")
+        self.target = target
+        try:
+            working = Path.cwd().resolve()
+        except OSError:  # the working folder was deleted: nothing to protect
+            working = None
+        if working is not None and (working == target or target in working.parents):
+            what = "is the working folder" if working == target else "holds the working folder"
+            raise UsageError(f"{named}: {what}; a run replaces its output folder as a whole, "
+                             f"which would leave this shell in a deleted folder: give a folder "
+                             f"of its own, like {shown(str(outdir / 'out'), None, quote=False)}")
+        if target.is_dir():
+            if os.path.ismount(target):
+                raise UsageError(f"{named}: a mount point cannot be replaced as a whole; "
                                  f"give a folder inside it")
-            foreign = foreign_entries(outdir)
+            foreign = foreign_entries(target)
             if foreign:
-                listing = ", ".join(foreign[:5])
-                if len(foreign) > 5:
-                    listing += f" and {len(foreign) - 5} more"
-                raise UsageError(f"{outdir}: holds {listing}, which pokerpipe did not write; a run "
-                                 f"replaces its output folder as a whole: choose a new or empty folder")
+                raise UsageError(f"{named}: holds {listed(foreign, 5)}, which pokerpipe did not write; "
+                                 f"a run replaces its output folder as a whole: choose a new or "
+                                 f"empty folder")
 
     def __enter__(self) -> OutputSet:
         self.check()
-        outdir = self.outdir.absolute()
-        parent = outdir.parent
+        target = self.target
+        parent = target.parent
         try:
             missing = [p for p in [parent, *parent.parents] if not p.exists()]
             for folder in reversed(missing):
                 folder.mkdir()
                 self._made_parents.append(folder)
-            self._recover(outdir)
-            remove_stale(parent, _staging_prefix(outdir), suffixes=(".new", ".old"))
-            staging = parent / f"{_staging_prefix(outdir)}{uuid.uuid4().hex[:12]}.new"
+            self._recover(target)
+            remove_stale(parent, _staging_prefix(target), suffixes=(".new", ".old"))
+            staging = parent / f"{_staging_prefix(target)}{uuid.uuid4().hex[:12]}.new"
             staging.mkdir()
             self.path = staging
             self._lock = _try_lock(staging)
@@ -190,17 +259,17 @@ class OutputSet:
             raise os_reason(error) from None
         return self
 
-    def _recover(self, outdir: Path) -> None:
+    def _recover(self, target: Path) -> None:
         """Put back a previous set that a killed run had renamed aside (no-exchange systems)."""
-        if outdir.exists():
+        if target.exists():
             return
-        aside = sorted(outdir.parent.glob(f"{_staging_prefix(outdir)}*.old"))
+        aside = sorted(target.parent.glob(f"{_staging_prefix(target)}*.old"))
         for candidate in aside:
             fd = _try_lock(candidate)
             if fd is None:
                 continue
             try:
-                os.rename(candidate, outdir)
+                rename_new(candidate, target)
             finally:
                 os.close(fd)
             return
@@ -212,6 +281,9 @@ class OutputSet:
             return
         try:
             self._publish()
+        except PokerpipeError:
+            self._discard()
+            raise
         except OSError as error:
             self._discard()
             raise os_reason(error, self.outdir) from None
@@ -221,17 +293,80 @@ class OutputSet:
         self._unlock()
 
     def _publish(self) -> None:
-        staging, outdir = self.path, self.outdir.absolute()
-        if not outdir.exists():
-            os.rename(staging, outdir)
+        staging, target = self.path, self.target
+        self._refuse_if_changed()
+        if not os.path.lexists(target) and rename_new(staging, target):
             return
-        if _exchange(staging, outdir):
-            shutil.rmtree(staging, ignore_errors=True)  # the old set, now under the staging name
+        # OUTDIR exists (or appeared since the look above): look again, then swap.
+        self._refuse_if_changed()
+        if _exchange(staging, target):
+            old = staging  # the previous set, now under the staging name
+        else:
+            old = staging.with_suffix(".old")
+            os.rename(target, old)
+            if not rename_new(staging, target):
+                rename_new(old, target)
+                raise OutputError(f"{shown(str(self.outdir), None, quote=False)}: something "
+                                  f"took its place during the publish; nothing was replaced")
+        self.path = self.outdir  # the staging folder is published: nothing left to discard
+        self._clear_old(old, target)
+
+    def _refuse_if_changed(self) -> None:
+        """Keep the new set aside, OUTDIR untouched, when something not ours appeared in OUTDIR."""
+        target = self.target
+        if not os.path.lexists(target):
             return
-        aside = staging.with_suffix(".old")
-        os.rename(outdir, aside)
-        os.rename(staging, outdir)
-        shutil.rmtree(aside, ignore_errors=True)
+        if not target.is_dir() or target.is_symlink():
+            what = "something that is not a folder took its place"
+        else:
+            foreign = foreign_entries(target)
+            if not foreign:
+                return
+            what = (f"{listed(foreign)} appeared in it during the run, and pokerpipe did not "
+                    f"write {'it' if len(foreign) == 1 else 'them'}")
+        kept = target.parent / f"{target.name}{KEPT_INFIX}{time.strftime('%Y%m%d-%H%M%S')}-" \
+                               f"{uuid.uuid4().hex[:6]}"
+        os.rename(self.path, kept)
+        self.path, self.kept = self.outdir, kept
+        raise OutputError(f"{shown(str(self.outdir), None, quote=False)}: {what}; its previous "
+                          f"set is left as it was, and this run's outputs are kept in "
+                          f"{shown(str(kept), None, quote=False)}")
+
+    def _clear_old(self, old: Path, target: Path) -> None:
+        """Delete pokerpipe's own files of the swapped-out set; move anything else back to OUTDIR.
+
+        A file written into OUTDIR just before the swap went out with the old
+        set: it goes back.  The folder itself is removed only once empty, so a
+        file that appears in it meanwhile is found on the next pass; one that
+        cannot go back (its name was taken) keeps the old set where it is.
+        """
+        for _ in range(_CLEAR_TRIES):
+            taken = False
+            for entry in sorted(os.scandir(old), key=lambda e: e.name):
+                place = Path(entry.path)
+                if _ours(entry.name):
+                    if entry.is_dir(follow_symlinks=False):
+                        shutil.rmtree(place, ignore_errors=True)
+                    else:
+                        place.unlink(missing_ok=True)
+                elif rename_new(place, target / entry.name):
+                    self.returned.append(entry.name)
+                else:
+                    taken = True
+            if taken:
+                break
+            try:
+                old.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError as error:
+                if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise
+        # What could not go back stays, beside OUTDIR, under a name no run removes.
+        kept = target.parent / f"{target.name}{KEPT_INFIX}previous-{uuid.uuid4().hex[:6]}"
+        os.rename(old, kept)
+        self.kept = kept
 
     def _unlock(self) -> None:
         if self._lock is not None:
@@ -259,5 +394,5 @@ def output_set(outdir: str | os.PathLike[str]) -> Iterator[Path]:
         yield staged.path
 
 
-__all__ = ["OUTPUT_NAMES", "OutputError", "OutputSet", "foreign_entries", "is_temporary_name",
-           "output_set", "remove_stale"]
+__all__ = ["KEPT_INFIX", "OUTPUT_NAMES", "OutputError", "OutputSet", "foreign_entries",
+           "is_temporary_name", "output_set", "remove_stale", "rename_new"]

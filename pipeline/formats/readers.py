@@ -31,7 +31,7 @@ from __future__ import annotations
 import glob
 import io
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, BinaryIO
@@ -52,7 +52,7 @@ from pipeline.formats.sources import (
     format_suffix,
 )
 from pipeline.games import holdem, registry
-from pipeline.text import shown, text_lengths
+from pipeline.text import listed, shown, text_lengths
 
 CSV_SUFFIXES = (".csv", ".tsv")
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -68,32 +68,183 @@ _HEADER_BYTES = 1 << 16  # the longest header line read
 MAX_LINE = 1 << 20  # characters; a contest file line holds at most a few dozen
 
 
+class UnknownFormatError(InputError):
+    """A file whose content is no format pokerpipe reads: a note, a picture, an empty file.
+
+    Named on the command line it stops the run, like any file that cannot
+    be read; found in a folder or by a pattern it is skipped with a notice
+    (:func:`find_sources`).  ``reason`` is the message without the path.
+    """
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{shown(str(path), None, quote=False)}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The files a run reads, and the files it passed over with the reason.
+
+    ``skipped`` holds one ``{"file": path, "reason": why}`` per file found
+    in a folder or by a pattern but not read: content of no known format,
+    or a file already read under another name.  ``summary.json`` lists them
+    as ``skipped_inputs``.
+    """
+
+    sources: list[Source]
+    skipped: list[dict[str, str]]
+
+
+def find_sources(patterns: Sequence[str | os.PathLike[str]], *,
+                 on_notice: Callable[[str], None] | None = None) -> Inputs:
+    """Every input a run reads, each once, in input order, opened (:func:`open_source`).
+
+    Paths, folders and glob patterns are expanded as :func:`expand_inputs`
+    says.  A file met twice, by any spelling (``x.csv`` and ``./x.csv``, a
+    link, a hard link), is read once, at its first place.  A file found in
+    a folder or by a pattern whose content is no known format
+    (:class:`UnknownFormatError`, or no column any game reads) is skipped;
+    named on the command line, it stops the run.  Each file passed over,
+    and each loop of links not followed, is told to ``on_notice`` as one
+    line.
+
+    Raises
+    ------
+    InputError
+        A pattern that matches nothing, a folder that holds no input, or a
+        named file that cannot be read (see :func:`open_source`).
+    """
+    def notice(line: str) -> None:
+        if on_notice is not None:
+            on_notice(line)
+
+    sources: list[Source] = []
+    skipped: list[dict[str, str]] = []
+    first_place: dict[tuple[int, int], Path] = {}
+    for path, named in _expanded(patterns, notice):
+        identity = _identity(path)
+        if identity in first_place:
+            reason = f"the same file as {shown(str(first_place[identity]), None, quote=False)}, " \
+                     f"read once, at its first place"
+            skipped.append({"file": str(path), "reason": reason})
+            notice(f"{shown(str(path), None, quote=False)}: {reason}")
+            continue
+        if identity is not None:
+            first_place[identity] = path
+        try:
+            source = open_source(path)
+            if not named:
+                _claimed_by_a_game(source)
+        except UnknownFormatError as error:
+            if named:
+                raise
+            skipped.append({"file": str(path), "reason": error.reason})
+            notice(f"{error}: skipped")
+            continue
+        sources.append(source)
+    if not sources and skipped:
+        raise InputError(f"no input to read: {listed(entry['file'] for entry in skipped)} "
+                         f"{'was' if len(skipped) == 1 else 'were'} skipped (see the lines above)")
+    return Inputs(sources, skipped)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """What a file is, whatever it is called: its device and inode (None if it cannot be seen)."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
+
+
+def _claimed_by_a_game(source: Source) -> None:
+    """Refuse, as a file of no known format, a table with no column any game reads.
+
+    A table with some of a game's columns (``Hand1`` without ``Hand2``) is a
+    data file with a fault, not another kind of file: it is kept, and stops
+    the run with the game's own message.
+    """
+    if source.format not in ("csv", "parquet") or set(source.columns) & registry.known_columns():
+        return
+    raise UnknownFormatError(source.path, f"no column of a known game "
+                                          f"({shown(','.join(source.columns), 60, quote=False)})")
+
+
 def expand_inputs(patterns: Sequence[str | os.PathLike[str]]) -> list[Path]:
     """Resolve paths, folders and glob patterns to a list of input files.
 
     A folder stands for the data files directly inside it, in name order,
     and for the PHH files anywhere below it (hand-history collections nest
-    folders by site, stake and day).  ``**`` in a pattern spans folders.
-    Raises ValueError naming any pattern that matches nothing.
+    folders by site, stake and day); links to folders are followed as the
+    folders they lead to, a loop of links once.  ``**`` in a pattern spans
+    folders.  A file found twice by the same path is listed once.  Raises
+    InputError naming any pattern that matches nothing.
     """
-    files: list[Path] = []
+    return list(dict.fromkeys(path for path, _ in _expanded(patterns, lambda line: None)))
+
+
+def _expanded(patterns: Sequence[str | os.PathLike[str]],
+              notice: Callable[[str], None]) -> Iterator[tuple[Path, bool]]:
+    """Each file of the inputs and whether it was named itself (not found in a folder or by a pattern)."""
     for pattern in patterns:
-        text = str(pattern)
-        matches = [Path(text)] if Path(text).exists() else \
-            [Path(m) for m in sorted(glob.glob(text, recursive=True))]
+        text = os.fspath(pattern)
+        if Path(text).exists():
+            matches, named = [Path(text)], True
+        else:
+            matches, named = [Path(m) for m in sorted(glob.glob(text, recursive=True))], False
         if not matches:
-            raise InputError(f"{text}: no such file, folder or matching pattern")
+            raise InputError(f"{shown(text, None, quote=False)}: no such file, folder or matching pattern")
         for match in matches:
             if match.is_dir():
-                inside = sorted(p for p in match.iterdir() if p.is_file() and _known_format(p))
-                inside += sorted(p for p in match.rglob("*") if p.parent != match and p.is_file()
-                                 and phh.is_phh(p))
+                inside = _folder_files(match, notice)
                 if not inside:
-                    raise InputError(f"{match}: folder holds no CSV, Parquet, contest or PHH file")
-                files.extend(inside)
+                    raise InputError(f"{shown(str(match), None, quote=False)}: folder holds no CSV, "
+                                     f"Parquet, contest or PHH file")
+                yield from ((path, False) for path in inside)
             else:
-                files.append(match)
-    return list(dict.fromkeys(files))
+                yield match, named
+
+
+def _folder_files(folder: Path, notice: Callable[[str], None]) -> list[Path]:
+    """The data files directly inside ``folder``, in name order, then its PHH files anywhere below.
+
+    A link to a folder is walked as the folder would be; a link that leads
+    back to a folder on the way down (a loop), or to a folder walked
+    already, is told to ``notice`` and not walked again.
+    """
+    direct = sorted(p for p in _entries(folder) if p.is_file() and _known_format(p))
+    below: list[Path] = []
+    walked: dict[tuple[int, int] | None, Path] = {_identity(folder): folder}
+
+    def walk(current: Path, ancestors: tuple[tuple[int, int] | None, ...]) -> None:
+        for entry in _entries(current):
+            if entry.is_dir():
+                identity = _identity(entry)
+                named = shown(str(entry), None, quote=False)
+                if identity in ancestors:
+                    notice(f"{named}: a link back to {shown(str(walked[identity]), None, quote=False)} "
+                           f"(a loop): not followed again")
+                elif identity in walked:
+                    notice(f"{named}: the same folder as {shown(str(walked[identity]), None, quote=False)}, "
+                           f"read once")
+                else:
+                    walked[identity] = entry
+                    walk(entry, (*ancestors, identity))
+            elif current != folder and entry.is_file() and phh.is_phh(entry):
+                below.append(entry)
+
+    walk(folder, (_identity(folder),))
+    return direct + sorted(below)
+
+
+def _entries(folder: Path) -> list[Path]:
+    """The entries of a folder in name order; InputError when it cannot be read (nothing is passed over)."""
+    try:
+        return sorted(folder.iterdir())
+    except OSError as error:
+        raise InputError(f"{shown(str(folder), None, quote=False)}: cannot read the folder "
+                         f"({error.strerror or error})") from None
 
 
 def _known_format(path: Path) -> bool:
@@ -103,14 +254,22 @@ def _known_format(path: Path) -> bool:
 def open_source(path: str | os.PathLike[str]) -> Source:
     """Inspect one input file: its format, compression and column names.
 
-    Raises ValueError with the path and what is wrong when the file is
-    missing, empty or of no known format.
+    Raises
+    ------
+    UnknownFormatError
+        The file is empty, holds binary data or text that is not UTF-8
+        where a CSV header should be, or is named as a contest file
+        (``.in``, ``.txt``) but does not start with a number of players.
+    InputError
+        The file is missing, or of a known format but unreadable (a
+        damaged Parquet file, a header split by ``;``, a column that would
+        lose a player).
     """
     path = Path(path)
     if not path.is_file():
-        raise InputError(f"{path}: no such file")
+        raise InputError(f"{shown(str(path), None, quote=False)}: no such file")
     if path.stat().st_size == 0:
-        raise InputError(f"{path}: file is empty")
+        raise UnknownFormatError(path, "file is empty")
     suffix, compression = format_suffix(path)
     if suffix in phh.SUFFIXES:
         return Source(path, "phh", histories.COLUMNS, compression)
@@ -120,11 +279,69 @@ def open_source(path: str | os.PathLike[str]) -> Source:
         try:
             schema = pq.read_schema(path)
         except (pa.ArrowException, OSError) as error:
-            raise InputError(f"{path}: not a readable Parquet file ({error})") from None
-        return Source(path, "parquet", checked_columns(path, tuple(schema.names)))
-    if suffix in CONTEST_SUFFIXES or (suffix not in CSV_SUFFIXES and _looks_like_contest(path, compression)):
+            raise InputError(f"{shown(str(path), None, quote=False)}: not a readable Parquet file "
+                             f"({_explain(error)})") from None
+        names = checked_columns(path, tuple(schema.names))
+        _check_text_types(path, schema)
+        return Source(path, "parquet", names)
+    if suffix in CONTEST_SUFFIXES:
+        line, first = _first_text_line(path, compression)
+        if first is None:
+            raise UnknownFormatError(path, f"line {line}: binary data where a contest file has the "
+                                           f"number of players")
+        if first and not (first.isascii() and first.isdigit()):
+            raise UnknownFormatError(path, f"line {line}: expected the number of players, got "
+                                           f"{shown(first)}: not a contest file")
+        return Source(path, "contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression)
+    if suffix not in CSV_SUFFIXES and _looks_like_contest(path, compression):
         return Source(path, "contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression)
     return Source(path, "csv", checked_columns(path, _csv_header(path, compression)), compression)
+
+
+def _first_text_line(path: Path, compression: str | None) -> tuple[int, str | None]:
+    """The first line of a file's head that is not blank, stripped, and its number.
+
+    "" when the head is blank, None when it is not text (NUL bytes).
+    """
+    try:
+        with pa.input_stream(str(path), compression=compression) as stream:
+            head = stream.read(1 << 12)
+    except (pa.ArrowException, OSError) as error:
+        raise InputError(f"{shown(str(path), None, quote=False)}: cannot read ({_explain(error)})") from None
+    text = head.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
+    # Lines end at \n only, as the contest reader ends them.
+    for number, line in enumerate(text.split("\n"), start=1):
+        if "\0" in line:
+            return number, None
+        if line.strip():
+            return number, line.strip()
+    return 1, ""
+
+
+def _check_text_types(path: Path, schema: pa.Schema) -> None:
+    """Refuse a Parquet column a game reads whose values are not text: a list, a struct, a map."""
+    known = registry.known_columns()
+    for field in schema:
+        if field.name in known:
+            problem = text_type_problem(field.type)
+            if problem:
+                raise InputError(f"{shown(str(path), None, quote=False)}: column {shown(field.name)} "
+                                 f"{problem}")
+
+
+def text_type_problem(kind: pa.DataType) -> str | None:
+    """Why a column of this type cannot be read as card text, or None when it can.
+
+    >>> text_type_problem(pa.list_(pa.string()))
+    'is a list (list<item: string>): expected text (string), one value per row, like "Ah Kd"'
+    >>> text_type_problem(pa.large_string()) is None
+    True
+    """
+    if not pa.types.is_nested(kind):
+        return None
+    # Lists of every kind (large, fixed-size, views) are "list"; a struct, a map, a union by its name.
+    what = "list" if "list" in str(kind).partition("<")[0] else str(kind).partition("<")[0]
+    return f'is a {what} ({kind}): expected text (string), one value per row, like "Ah Kd"'
 
 
 def _column_key(name: str) -> str:
@@ -188,7 +405,7 @@ def _csv_header(path: Path, compression: str | None) -> tuple[str, ...]:
         raise InputError(f"{path}: cannot read ({error})") from None
     first = head.splitlines(keepends=True)[0] if head else b""
     if b"\0" in first:
-        raise InputError(f"{path}: line 1: binary data where a CSV header was expected")
+        raise UnknownFormatError(path, "line 1: binary data where a CSV header was expected")
     if len(head) == _HEADER_BYTES and not first.endswith((b"\n", b"\r")):
         raise InputError(f"{path}: the first line is longer than {_HEADER_BYTES:,} bytes: "
                          f"expected a header row")
@@ -199,7 +416,7 @@ def _csv_header(path: Path, compression: str | None) -> tuple[str, ...]:
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
-        raise InputError(f"{path}: the header line is not UTF-8 text") from None
+        raise UnknownFormatError(path, "the header line is not UTF-8 text") from None
     if delimiter not in text and ";" in text:
         raise InputError(f"{path}: header {shown(text)} is split by ';': columns must be separated by commas")
     return tuple(name.strip().strip('"') for name in text.split(delimiter))
@@ -582,11 +799,19 @@ def _over_long(line: int, length: int, head: bytes) -> tuple[str, str]:
 
 
 def _unquoted(column: pa.ChunkedArray) -> pa.ChunkedArray:
-    """Values without their enclosing double quotes: ``"Ah Kd"`` reads as ``Ah Kd``."""
-    if not pc.any(pc.starts_with(column, '"')).as_py():
+    """Values without their enclosing double quotes: ``"Ah Kd"`` reads as ``Ah Kd``.
+
+    Spaces around a value are not part of it, so they may stand outside its
+    quotes too: ``AAAQQ, "QQAAA"`` reads as ``QQAAA``.
+
+    >>> _unquoted(pa.chunked_array([['"Ah Kd"', ' "QQAAA" ', 'say ""hi""', '"a""b"']])).to_pylist()
+    ['Ah Kd', 'QQAAA', 'say ""hi""', 'a"b']
+    """
+    if not pc.any(pc.match_substring(column, '"')).as_py():
         return column
-    quoted = pc.match_substring_regex(column, r'^"(?:[^"]|"")*"$')
-    inner = pc.replace_substring(pc.utf8_slice_codeunits(column, 1, -1), '""', '"')
+    trimmed = pc.utf8_trim_whitespace(column)
+    quoted = pc.match_substring_regex(trimmed, r'^"(?:[^"]|"")*"$')
+    inner = pc.replace_substring(pc.utf8_slice_codeunits(trimmed, 1, -1), '""', '"')
     return pc.if_else(quoted, inner, column)
 
 

@@ -27,13 +27,15 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline.errors import OutputError, UsageError, os_reason
-from pipeline.formats.publish import remove_stale
+from pipeline.formats.publish import remove_stale, rename_new
+from pipeline.text import shown
 
 FORMATS = ("csv", "parquet")
 
 
 @contextlib.contextmanager
-def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+def atomic_path(path: str | os.PathLike[str], *, replace: bool = True,
+                make_parents: bool = True) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it to ``path`` on success.
 
     On an exception the temporary file is removed and ``path`` is untouched.
@@ -42,10 +44,21 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     left (:func:`pipeline.formats.publish.remove_stale`).  An OS error (no space,
     read-only, permission) becomes an :class:`~pipeline.errors.OutputError`
     naming the path.
+
+    ``replace=False`` never replaces a file: when one of that name appears
+    while the temporary file is written, it is left as it is and
+    OutputError says so (the last step is a rename that refuses an existing
+    name, :func:`pipeline.formats.publish.rename_new`).  ``make_parents=False``
+    creates no folder: a missing parent folder is an OutputError.
     """
     path = Path(path)
+    if not make_parents and not path.parent.is_dir():
+        what = "is a file, not a folder" if path.parent.exists() else "does not exist"
+        raise OutputError(f"{shown(str(path), None, quote=False)}: the folder "
+                          f"{shown(str(path.parent), None, quote=False)} {what}")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if make_parents:
+            path.parent.mkdir(parents=True, exist_ok=True)
         remove_stale(path.parent, f".{path.name}.", suffixes=(".part",))
         handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     except OSError as error:
@@ -58,7 +71,11 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
+        if replace:
+            os.replace(temporary, path)
+        elif not rename_new(temporary, path):
+            raise OutputError(f"{shown(str(path), None, quote=False)}: a file of that name appeared "
+                              f"while it was written; it is left as it is")
     except OutputError:
         raise
     except OSError as error:
@@ -112,10 +129,12 @@ class TableWriter:
     is taken from the first batch; a writer closed without any batch writes
     the ``schema`` given, or nothing if none was.  Use as a context manager:
     the file appears only if the block ends without an exception.
+    ``replace=False`` leaves a file that appeared meanwhile as it is (see
+    :func:`atomic_path`).
     """
 
     def __init__(self, path: str | os.PathLike[str], *, schema: pa.Schema | None = None,
-                 quote_strings: bool = False) -> None:
+                 quote_strings: bool = False, replace: bool = True) -> None:
         self.path = Path(path)
         self.format = self.path.suffix.lstrip(".")
         if self.format not in FORMATS:
@@ -123,7 +142,7 @@ class TableWriter:
         self.schema = schema
         self.quoting = "needed" if quote_strings else "none"
         self.rows = 0
-        self._context = atomic_path(self.path)
+        self._context = atomic_path(self.path, replace=replace)
         self._temporary: Path | None = None
         self._writer: pq.ParquetWriter | pacsv.CSVWriter | None = None
 

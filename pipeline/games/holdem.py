@@ -177,6 +177,10 @@ def deal_problem(board: str | None, seats: list[str | None], *,
     ("board 'Ah Kd 2c 3s': 4 cards, expected 5", 0)
     >>> deal_problem("Ah Kd", ["As Ad"], board_sizes=(0, 3, 4, 5))
     ("board 'Ah Kd': 2 cards, expected 0, 3, 4 or 5", 0)
+    >>> deal_problem("Ah Kd 2c 3s 4h", ["10h10s"])[0]
+    "p1 '10h10s': ten is written T or X, not 10, and cards are separated by spaces: 'Th Ts'"
+    >>> deal_problem("Ah Kd 2c 3s 4h", ["QhQs"])[0]
+    "p1 'QhQs': 1 cards, expected 2: cards are separated by spaces, like 'Ah Kd'"
     """
     seen: set[int] = set()
     fields = [("board", board, board_sizes)] + [(f"p{s}", text, (2,)) for s, text in enumerate(seats, 1)]
@@ -187,9 +191,17 @@ def deal_problem(board: str | None, seats: list[str | None], *,
         if index and not words:
             continue
         seated += index > 0
+        if "10" in written:
+            packed = "".join(written.replace("10", "T").split())
+            meant = " ".join(packed[i:i + 2] for i in range(0, len(packed), 2)) if len(packed) % 2 == 0 \
+                else "Th Ts"
+            return (f"{label} {shown(written)}: {cards.TEN_HINT}, and cards are separated by spaces: "
+                    f"{shown(meant)}"), index
         if len(words) not in counts:
             expected = ", ".join(map(str, counts[:-1])) + " or " * (len(counts) > 1) + str(counts[-1])
             what = "empty" if not words else f"{len(words)} cards, expected {expected}"
+            if any(len(word) > 2 for word in words):  # "AhKd": cards written together
+                what += ": cards are separated by spaces, like 'Ah Kd'"
             return f"{label} {shown(written)}: {what}" if words else f"{label} is empty", index
         for word in words:
             try:

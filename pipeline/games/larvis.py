@@ -78,20 +78,26 @@ def hand_problem(text: str | None, *, label: str = "hand") -> str | None:
     "hand 'AAAAA': 'A' appears 5 times, at most 4"
     >>> hand_problem("AAQ", label="Hand1")
     "Hand1 'AAQ': 3 symbols, expected 5"
+    >>> hand_problem("AA10KK")
+    "hand 'AA10KK': ten is written T or X, not 10: 'AATKK'"
     """
     text = text.strip() if text is not None else None
     if text is None or text == "":
         return f"{label} is empty"
+    if "10" in text:
+        meant = text.replace("10", "T")
+        meant = meant if len(meant) == HAND_SIZE else "AAATT"  # a correction only where it is a hand
+        return f"{label} {shown(text)}: {cards.TEN_HINT}: {shown(meant)}"
     if len(text) != HAND_SIZE:
         return f"{label} {shown(text)}: {len(text):,} symbols, expected {HAND_SIZE}"
     for symbol in text:
         if symbol not in cards.RANKS and symbol != "X":
-            return (f"{label} {text!r}: unknown symbol {symbol!r}, "
+            return (f"{label} {shown(text)}: unknown symbol {symbol!r}, "
                     f"expected one of {cards.RANKS} (or X for ten)")
     normalized = text.replace("X", "T")
     for symbol in cards.RANKS:
         if normalized.count(symbol) > 4:
-            return f"{label} {text!r}: {symbol!r} appears {normalized.count(symbol)} times, at most 4"
+            return f"{label} {shown(text)}: {symbol!r} appears {normalized.count(symbol)} times, at most 4"
     return None
 
 

@@ -44,6 +44,8 @@ from pipeline.text import shown
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
+#: What a message says to a ten written "10": the most common way a hand is miswritten.
+TEN_HINT = "ten is written T or X, not 10"
 DECK_SIZE = len(RANKS) * len(SUITS)
 INVALID = 255
 #: Rank index -> its symbol byte, and suit index -> its symbol byte (ten written T).

@@ -3,7 +3,7 @@
 Layer: runs (:mod:`pipeline.runs`); imports :mod:`~pipeline.runs.runner`,
 the formats, the games and the foundation modules.
 
-:func:`score` takes a pandas DataFrame or a pyarrow Table with the columns of
+:func:`score` takes a pandas DataFrame, a polars DataFrame or a pyarrow Table with the columns of
 a games file (``Hand1,Hand2[,Winner]``) or of a deal table
 (``board,p1..p10[,winners]``) and returns the same kind of object with one
 row per input row, in input order: the columns ``pokerpipe run`` writes to
@@ -20,13 +20,15 @@ The game, the columns read and the expected column come from
 ``pokerpipe run`` row for row.
 
 pandas is imported only when a DataFrame is given: ``pokerpipe run`` never
-imports it.
+imports it.  polars, an optional extra, is imported only when a polars
+DataFrame is given; it is scored through Arrow (``to_arrow``, then
+``polars.from_arrow``), so it gets the Arrow table's columns and types.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 import pyarrow as pa
@@ -36,9 +38,11 @@ from pipeline.formats import readers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.games import registry
 from pipeline.runs import runner
+from pipeline.text import shown
 
 if TYPE_CHECKING:
     import pandas as pd
+    import polars as pl
 
 #: Rows scored at a time: bounds the parsing arrays of one call, like a run's batches.
 BATCH_ROWS = DEFAULT_BATCH_ROWS
@@ -47,16 +51,31 @@ LABEL = "table"
 REASON = "reason"
 EXPECTED = "expected"
 
-#: What score takes and gives back: the same kind.
-Table = TypeVar("Table", pa.Table, "pd.DataFrame")
+#: The kinds of table score takes, as its messages name them.
+ACCEPTED = "a pandas DataFrame, a polars DataFrame or a pyarrow Table"
+#: What to do with a near miss, by (top-level module, type name).
+_HINTS = {
+    ("polars", "LazyFrame"): "call .collect() first",
+    ("polars", "Series"): "give a DataFrame: series.to_frame()",
+    ("pandas", "Series"): "give a DataFrame: series.to_frame()",
+    ("pyarrow", "RecordBatch"): "give a Table: pyarrow.Table.from_batches([batch])",
+    ("builtins", "dict"): "give a table: pyarrow.table(columns) or pandas.DataFrame(columns)",
+}
 
 
-def score(table: Table, *, game: str | None = None, best_five: bool = False) -> Table:
+# What score takes and gives back: the same kind.
+@overload
+def score(table: pd.DataFrame, *, game: str | None = None, best_five: bool = False) -> pd.DataFrame: ...
+@overload
+def score(table: pl.DataFrame, *, game: str | None = None, best_five: bool = False) -> pl.DataFrame: ...
+@overload
+def score(table: pa.Table, *, game: str | None = None, best_five: bool = False) -> pa.Table: ...
+def score(table: Any, *, game: str | None = None, best_five: bool = False) -> Any:
     """Score every row of a table of Larvis games or hold'em deals, aligned with the input.
 
     Parameters
     ----------
-    table : pandas.DataFrame or pyarrow.Table, n rows
+    table : pandas.DataFrame, polars.DataFrame or pyarrow.Table, n rows
         Larvis: text columns ``Hand1`` and ``Hand2`` (and ``Winner``, the
         expected outcome, if known).  Hold'em: ``board`` and some of
         ``p1`` .. ``p10`` (and ``winners``, the expected seats, if known); a
@@ -73,7 +92,7 @@ def score(table: Table, *, game: str | None = None, best_five: bool = False) -> 
 
     Returns
     -------
-    pandas.DataFrame or pyarrow.Table, n rows
+    pandas.DataFrame, polars.DataFrame or pyarrow.Table, n rows
         The kind given.  Row i scores input row i (a DataFrame keeps the
         input's index).  Columns, as in a run's ``winners`` without ``row``:
 
@@ -96,7 +115,8 @@ def score(table: Table, *, game: str | None = None, best_five: bool = False) -> 
     Raises
     ------
     UsageError
-        ``table`` is neither a DataFrame nor a Table, or ``game`` is unknown.
+        ``table`` is none of the kinds taken (the message names its type and
+        the kinds taken), or ``game`` is unknown.
     InputError
         The columns name no game, a column the game needs is missing, a
         column name appears twice or is a near miss of a known one
@@ -112,20 +132,40 @@ def score(table: Table, *, game: str | None = None, best_five: bool = False) -> 
     >>> scored.column("reason").to_pylist()
     [None, None, "Hand1 'AAAAA': 'A' appears 5 times, at most 4"]
     """
-    given: Any = table
-    if _is_pandas(given):
-        return _score_frame(given, game=game, best_five=best_five)
-    if isinstance(given, pa.Table):
-        # pyarrow has no type stubs: say which kind comes back.
-        scored: Table = _score_arrow(given, game=game, best_five=best_five)
-        return scored
-    raise UsageError(f"score takes a pandas DataFrame or a pyarrow Table, not {type(table).__name__}")
+    if _is_frame(table, "pandas"):
+        return _score_frame(table, game=game, best_five=best_five)
+    if _is_frame(table, "polars"):
+        return _score_polars(table, game=game, best_five=best_five)
+    if isinstance(table, pa.Table):
+        return _score_arrow(table, game=game, best_five=best_five)
+    module, name = type(table).__module__.partition(".")[0], type(table).__qualname__
+    hint = _HINTS.get((module, name))
+    raise UsageError(f"score takes {ACCEPTED}, not {'' if module == 'builtins' else module + ' '}{name}"
+                     + (f": {hint}" if hint else ""))
 
 
-def _is_pandas(table: object) -> bool:
-    # By module name, subclasses included: isinstance would import pandas for every caller.
-    return any(cls.__module__.partition(".")[0] == "pandas" and cls.__name__ == "DataFrame"
+def _is_frame(table: object, library: str) -> bool:
+    """Whether ``table`` is a DataFrame of ``library`` (pandas, polars), subclasses included.
+
+    By module name: isinstance would import the library for every caller,
+    and neither is needed unless such a table is given.
+    """
+    return any(cls.__module__.partition(".")[0] == library and cls.__name__ == "DataFrame"
                for cls in type(table).__mro__)
+
+
+def _score_polars(frame: pl.DataFrame, *, game: str | None, best_five: bool) -> pl.DataFrame:
+    """Score a polars DataFrame through Arrow, which both share: a polars DataFrame comes back."""
+    import polars as pl
+
+    try:
+        arrow = frame.to_arrow()
+    except pl.exceptions.PolarsError as error:  # a column Arrow has no type for
+        raise InputError(f"{LABEL}: this polars DataFrame cannot be given to Arrow "
+                         f"({shown(str(error), 120, quote=False)})") from None
+    result = pl.from_arrow(_score_arrow(arrow, game=game, best_five=best_five))
+    assert isinstance(result, pl.DataFrame)  # from_arrow gives a Series only for an Array
+    return result
 
 
 def _score_arrow(table: pa.Table, *, game: str | None, best_five: bool) -> pa.Table:
@@ -170,11 +210,14 @@ def _text(column: pa.Array | pa.ChunkedArray, name: str) -> pa.Array | pa.Chunke
     """A column as Arrow strings, nulls kept; dictionary, large and other types cast."""
     if pa.types.is_string(column.type):
         return column
+    problem = readers.text_type_problem(column.type)
+    if problem:  # a list of cards, a struct: a run says the same of a Parquet column
+        raise InputError(f"{LABEL}: column {shown(name)} {problem}")
     try:
         return column.cast(pa.string())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as error:
-        raise InputError(f"{LABEL}: column {name!r} of type {column.type} cannot be read as text "
-                         f"({error})") from None
+        raise InputError(f"{LABEL}: column {shown(name)} of type {column.type} cannot be read as text "
+                         f"({shown(str(error), 120, quote=False)})") from None
 
 
 def _aligned(scoring: runner.Scoring, columns: dict[str, pa.Array | pa.ChunkedArray], n: int) -> pa.Table:

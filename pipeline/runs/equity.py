@@ -444,7 +444,7 @@ def spaced_cards(text: str) -> str:
     ('Ah As', 'Qs Jh 2c', '')
     """
     packed = "".join(text.split())
-    if len(packed) % 2:
+    if len(packed) % 2 or "10" in packed:  # not cards of two characters: as written, for the message
         return " ".join(text.split())
     return " ".join(packed[i:i + 2] for i in range(0, len(packed), 2))
 
@@ -499,13 +499,15 @@ class EquityRun:
     batch_rows : rows per batch; bounds memory
     on_progress : called with (rows read so far, rows per second)
     on_reject : called with one line per rejected row
+    on_notice : called with one line per input passed over, as in a run
     """
 
     def __init__(self, inputs: list[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                  output_format: str = "csv", samples: int = DEFAULT_SAMPLES, seed: int = 0,
                  exact: bool = False, batch_rows: int = DEFAULT_BATCH_ROWS,
                  on_progress: Callable[[int, float], None] | None = None,
-                 on_reject: Callable[[str], None] | None = None) -> None:
+                 on_reject: Callable[[str], None] | None = None,
+                 on_notice: Callable[[str], None] | None = None) -> None:
         if output_format not in FORMATS:
             raise UsageError(f"unknown output format {output_format!r}: expected csv or parquet")
         if batch_rows < 1:
@@ -513,7 +515,8 @@ class EquityRun:
         if samples < 2:
             raise UsageError(f"samples must be at least 2, got {samples}")
         OutputSet(outdir).check()  # before any input is read, as run does
-        self.sources = [readers.open_source(path) for path in readers.expand_inputs(inputs)]
+        found = readers.find_sources(inputs, on_notice=on_notice)
+        self.sources, self.skipped = found.sources, found.skipped
         for source in self.sources:
             if source.format == "phh":
                 # A PHH hand is scored at its showdown, with a full board: nothing left to run out.
@@ -603,6 +606,7 @@ class EquityRun:
         summary = {
             "command": "equity",
             "inputs": inputs,
+            "skipped_inputs": self.skipped,
             "rows_read": totals.read,
             "rows_scored": totals.scored,
             "rows_rejected": totals.rejected,

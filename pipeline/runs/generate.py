@@ -45,6 +45,7 @@ longer one.  The same arguments give a byte-identical CSV or contest file.
 Memory is bounded by ``batch_rows`` (about 250 bytes per six-player row at
 the peak), whatever ``rows`` is; every file is written under a temporary
 name and renamed into place only when complete (:mod:`pipeline.formats.writers`).
+An existing file is replaced only when asked (``force``).
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ from pipeline.formats.sources import COMPRESSIONS
 from pipeline.formats.writers import TableWriter, atomic_path, csv_write_options
 from pipeline.games import registry
 from pipeline.poker import cards
+from pipeline.text import shown
 
 #: Rows dealt from one generator; a block is the unit of reproducibility.
 BLOCK_ROWS = 1 << 16
@@ -79,7 +81,7 @@ _MAX_COLUMN_BYTES = 2**31 - 1
 
 
 def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int = 6, seed: int = 0,
-             batch_rows: int = 1_000_000) -> int:
+             batch_rows: int = 1_000_000, force: bool = False) -> int:
     """Write ``rows`` random deals to ``path``; return the number of rows written.
 
     Parameters
@@ -101,13 +103,20 @@ def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int
     batch_rows : int
         Rows built and written at a time; bounds memory.  Does not change
         the deals.
+    force : bool
+        Replace ``path`` if it exists.  Without it an existing file is
+        refused before anything is dealt, and one that appears while the
+        archive is written is left as it is.
 
     Raises
     ------
     UsageError
         On an unknown game or extension, a negative ``rows``, ``players``
         outside the game's range, a negative ``seed``, ``batch_rows`` below
-        1, or a contest file asked of a game that has none.
+        1, a contest file asked of a game that has none, or an existing
+        ``path`` without ``force``.
+    OutputError
+        When the file cannot be written, or appeared meanwhile (without ``force``).
     """
     path = Path(path)
     rows = _whole_number("rows", rows, minimum=0)
@@ -126,10 +135,14 @@ def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int
     if codec is not None and not pa.Codec.is_available(codec):
         raise UsageError(f"{path}: this pyarrow build cannot write {codec} ({extension})")
 
+    if not force and os.path.lexists(path):
+        raise UsageError(f"{shown(str(path), None, quote=False)}: already exists; pass --force "
+                         f"(force=True) to replace it")
+
     dealer = _Dealer(seed, played.cards_per_row(players))
     if extension in CONTEST_EXTENSIONS:
         step = batch_rows
-        with atomic_path(path) as temporary, open(temporary, "wb") as out:
+        with atomic_path(path, replace=force) as temporary, open(temporary, "wb") as out:
             for start in range(0, rows, step):
                 out.write(played.contest_bytes(dealer.deal(start, min(start + step, rows))).data)
         return rows
@@ -140,12 +153,12 @@ def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int
                for start in range(0, rows, step))
 
     if codec is None:
-        with TableWriter(path, schema=schema) as writer:
+        with TableWriter(path, schema=schema, replace=force) as writer:
             for batch in batches:
                 writer.write(batch)
     else:
         # TableWriter knows plain .csv only; same CSV writer, compressed stream.
-        with atomic_path(path) as temporary:
+        with atomic_path(path, replace=force) as temporary:
             with pa.CompressedOutputStream(pa.OSFile(str(temporary), "wb"), codec) as stream:
                 with pacsv.CSVWriter(stream, schema, write_options=csv_write_options()) as writer:
                     for batch in batches:

@@ -23,10 +23,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import InputError, UsageError
+from pipeline.errors import InputError, OutputError, UsageError
 from pipeline.formats import writers
 from pipeline.games import registry
 from pipeline.games.tally import CATEGORY_SCHEMA
+from pipeline.text import shown
 
 #: Cochran's rule of thumb: the chi-square approximation is trusted only when
 #: every cell expects at least this many observations.
@@ -263,22 +264,61 @@ def goodness_of_fit(observed: Mapping[str, int], expected_shares: Mapping[str, f
     return FitResult(table, float(result.statistic), dof, float(result.pvalue), bins)
 
 
+#: The formats ``plot_fit`` writes, by the suffix that names them.
+PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+def plot_format(path: str | os.PathLike[str]) -> str:
+    """The format a plot file's suffix names, checked before any work: png, svg or pdf.
+
+    Raises
+    ------
+    UsageError
+        An empty path, or a suffix of no format drawn here (a PNG under a
+        ``.pdf`` name would be a broken file).
+    OutputError
+        The file's folder does not exist: folders are never created for a plot.
+
+    >>> plot_format("fit.PNG"), plot_format("./fit.svg")
+    ('png', 'svg')
+    """
+    text = os.fspath(path)
+    expected = ", ".join(PLOT_FORMATS)
+    if not text.strip():
+        raise UsageError(f"--plot needs a file name ending in {expected}")
+    suffix = Path(text).suffix.lower()
+    if suffix not in PLOT_FORMATS:
+        raise UsageError(f"{shown(text, None, quote=False)}: a plot is written as {expected}, "
+                         f"not {shown(suffix) if suffix else 'a file without a suffix'}")
+    parent = Path(text).parent
+    if not parent.is_dir():
+        what = "is a file, not a folder" if parent.exists() else "does not exist"
+        raise OutputError(f"{shown(text, None, quote=False)}: the folder "
+                          f"{shown(str(parent), None, quote=False)} {what}")
+    return PLOT_FORMATS[suffix]
+
+
 def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike[str]) -> None:
-    """Draw observed against exact shares, one panel per fit, to a PNG file.
+    """Draw observed against exact shares, one panel per fit, to a PNG, SVG or PDF file.
 
     Parameters
     ----------
     fits : mapping of str to FitResult
         Panel title (e.g. ``"holdem, 7 cards"``) to its fit; drawn in order.
     path : str or path-like
-        Where the PNG goes.  It is written under a temporary name in the same
-        folder and renamed into place, so a failed plot leaves no half file.
+        Where the picture goes, in the format its suffix names
+        (:func:`plot_format`), in a folder that exists.  It is written under
+        a temporary name in the same folder and renamed into place, so a
+        failed plot leaves no half file.
 
     Raises
     ------
-    ValueError
+    InputError
         If ``fits`` is empty.
+    UsageError, OutputError
+        See :func:`plot_format`.
     """
+    image_format = plot_format(path)
     if not fits:
         raise InputError("nothing to plot: the run scored no deals to test")
     # Imported here so that the counting functions do not pay for matplotlib;
@@ -306,8 +346,8 @@ def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike[str]) -> Non
         ax.set_ylabel("share of hands")
         ax.set_title(f"{title}\nchi2 = {fit.chi2:.3g}, dof = {fit.dof}, p = {fit.p_value:.3g}")
         ax.legend()
-    with writers.atomic_path(path) as temporary:
-        figure.savefig(temporary, format="png", dpi=100)
+    with writers.atomic_path(path, make_parents=False) as temporary:
+        figure.savefig(temporary, format=image_format, dpi=100)
 
 
 @dataclass(frozen=True, eq=False)

@@ -46,6 +46,7 @@ from pipeline.games import registry
 from pipeline.games.base import Scored
 from pipeline.games.tally import Tally
 from pipeline.runs.threads import available_cores, run_ordered
+from pipeline.text import listed
 
 REJECT_SCHEMA = pa.schema([("row", pa.int64()), ("source", pa.string()),
                            ("source_row", pa.int64()), ("line", pa.int64()),
@@ -290,8 +291,12 @@ def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None,
     """
     if game is None:
         detected = {label: registry.detect(label, names) for label, names in columns.items()}
-        if len({played.name for played in detected.values()}) > 1:
-            listing = ", ".join(f"{label} is {played.name}" for label, played in detected.items())
+        by_game: dict[str, list[str]] = {}
+        for label, played in detected.items():
+            by_game.setdefault(played.name, []).append(label)
+        if len(by_game) > 1:
+            # Thousands of files may be named: the first few of each game and a count keep it one line.
+            listing = "; ".join(f"{name}: {listed(labels)}" for name, labels in by_game.items())
             raise InputError(f"inputs mix games ({listing}): run each game separately or pass --game")
         played = next(iter(detected.values()))
     else:
@@ -320,6 +325,8 @@ class Run:
         process may run on, 1 for one thread doing everything in turn
     on_progress : called with (rows read so far, rows per second)
     on_reject : called with one line per rejected row
+    on_notice : called with one line per input passed over (see
+        :func:`pipeline.formats.readers.find_sources`)
     best_five : add each hand's best five cards and description to the winners
     """
 
@@ -327,7 +334,8 @@ class Run:
                  output_format: str = "csv", game: str | None = None, best_five: bool = False,
                  batch_rows: int = DEFAULT_BATCH_ROWS, threads: int | None = None,
                  on_progress: Callable[[int, float], None] | None = None,
-                 on_reject: Callable[[str], None] | None = None) -> None:
+                 on_reject: Callable[[str], None] | None = None,
+                 on_notice: Callable[[str], None] | None = None) -> None:
         if output_format not in FORMATS:
             raise UsageError(f"unknown output format {output_format!r}: expected csv or parquet")
         if game is not None:
@@ -338,7 +346,8 @@ class Run:
             raise UsageError(f"threads must be at least 1, got {threads}")
         self.threads = threads or available_cores()
         OutputSet(outdir).check()  # before any input is read: a folder in the way says so at once
-        self.sources = [readers.open_source(path) for path in readers.expand_inputs(inputs)]
+        found = readers.find_sources(inputs, on_notice=on_notice)
+        self.sources, self.skipped = found.sources, found.skipped
         self.outdir = Path(outdir)
         self.output_format = output_format
         self.batch_rows = batch_rows
@@ -380,6 +389,7 @@ class Run:
             "engine": engine,
             **(extra or {}),
             "inputs": inputs,
+            "skipped_inputs": self.skipped,
             "rows_read": totals.read,
             "rows_scored": totals.scored,
             **(histories.row_counts(totals.counts) if self.histories else {}),
