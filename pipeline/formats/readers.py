@@ -17,7 +17,9 @@ of bounded size:
 * Parquet, one record batch at a time, or by row group;
 * contest files (the "Rhinoceros Beetle" format), instance by instance,
   never holding more than one line of at most ``MAX_LINE`` characters;
-* PHH hand histories, through :mod:`pipeline.formats.phh`.
+* PHH hand histories, through :mod:`pipeline.formats.phh`;
+* PokerStars hand histories (``.txt`` starting with a PokerStars header),
+  through :mod:`pipeline.formats.pokerstars`.
 
 Every batch carries the data rows as a table of string columns, their row
 and line numbers, the raw text of each row, and the lines that could not
@@ -43,7 +45,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline.errors import InputError
-from pipeline.formats import histories, phh
+from pipeline.formats import histories, phh, pokerstars
 from pipeline.formats.sources import (
     DEFAULT_BATCH_ROWS,
     Batch,
@@ -68,12 +70,16 @@ _HEADER_BYTES = 1 << 16  # the longest header line read
 MAX_LINE = 1 << 20  # characters; a contest file line holds at most a few dozen
 
 
-def expand_inputs(patterns: Sequence[str | os.PathLike[str]]) -> list[Path]:
+def expand_inputs(patterns: Sequence[str | os.PathLike[str]],
+                  skipped: list[tuple[Path, str]] | None = None) -> list[Path]:
     """Resolve paths, folders and glob patterns to a list of input files.
 
     A folder stands for the data files directly inside it, in name order,
-    and for the PHH files anywhere below it (hand-history collections nest
-    folders by site, stake and day).  ``**`` in a pattern spans folders.
+    and for the PHH and PokerStars files anywhere below it (hand-history
+    collections nest folders by site, stake and day).  Inside a folder, a
+    ``.txt`` file that is neither a PokerStars log nor a contest file (first
+    line a number) is skipped, and added to ``skipped`` with the reason when
+    a list is given.  ``**`` in a pattern spans folders.
     Raises ValueError naming any pattern that matches nothing.
     """
     files: list[Path] = []
@@ -87,13 +93,39 @@ def expand_inputs(patterns: Sequence[str | os.PathLike[str]]) -> list[Path]:
             if match.is_dir():
                 inside = sorted(p for p in match.iterdir() if p.is_file() and _known_format(p))
                 inside += sorted(p for p in match.rglob("*") if p.parent != match and p.is_file()
-                                 and phh.is_phh(p))
+                                 and (phh.is_phh(p) or _is_text(p)))
+                inside = _texts_known(match, inside, skipped)
                 if not inside:
-                    raise InputError(f"{match}: folder holds no CSV, Parquet, contest or PHH file")
+                    raise InputError(f"{match}: folder holds no CSV, Parquet, contest, PHH or "
+                                     f"PokerStars file")
                 files.extend(inside)
             else:
                 files.append(match)
     return list(dict.fromkeys(files))
+
+
+def _is_text(path: Path) -> bool:
+    return format_suffix(path)[0] in pokerstars.SUFFIXES
+
+
+def _texts_known(folder: Path, files: list[Path], skipped: list[tuple[Path, str]] | None) -> list[Path]:
+    """The files of a folder less its ``.txt`` files that are neither PokerStars logs nor
+    contest files directly inside it (a folder of logs often holds notes too)."""
+    kept = []
+    for path in files:
+        if not _is_text(path) or pokerstars.is_pokerstars(path) or (
+                path.parent == folder and _starts_with_number(path)):
+            kept.append(path)
+        elif skipped is not None:
+            skipped.append((path, "not a PokerStars hand history or a contest file"))
+    return kept
+
+
+def _starts_with_number(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0 and _looks_like_contest(path, format_suffix(path)[1])
+    except (pa.ArrowException, OSError):
+        return False
 
 
 def _known_format(path: Path) -> bool:
@@ -114,6 +146,8 @@ def open_source(path: str | os.PathLike[str]) -> Source:
     suffix, compression = format_suffix(path)
     if suffix in phh.SUFFIXES:
         return Source(path, "phh", histories.COLUMNS, compression)
+    if suffix in pokerstars.SUFFIXES and pokerstars.is_pokerstars(path):
+        return Source(path, "pokerstars", histories.COLUMNS, compression)
     with open(path, "rb") as handle:
         magic = handle.read(4)
     if suffix in PARQUET_SUFFIXES or (magic == b"PAR1" and not compression):
@@ -229,7 +263,11 @@ def read_batches(source: Source, columns: tuple[str, ...], *,
     elif source.format == "contest":
         yield from _contest_batches(source, batch_rows)
     elif source.format == "phh":
-        yield from phh.read_batches(source, batch_rows=batch_rows)
+        for batch in phh.read_batches(source, batch_rows=batch_rows):
+            batch.table = histories.complete(batch.table)  # the columns PHH does not have, empty
+            yield batch
+    elif source.format == "pokerstars":
+        yield from pokerstars.read_batches(source, batch_rows=batch_rows)
     else:
         yield from _csv_batches(source, columns, batch_rows, byte_range)
 
