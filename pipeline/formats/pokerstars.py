@@ -68,6 +68,7 @@ CHUNK_BYTES = 1 << 23
 _BOM = b"\xef\xbb\xbf"
 _SEATS = holdem.MAX_PLAYERS
 _BOARD = 5
+_HEAD_BYTES = 24  # bytes of each line compared with the prefixes that tell lines apart
 
 # Amounts: a currency sign or none (tournament chips), digits with thousands separators.
 _AMOUNT = r"[$€£¥]?[0-9][0-9,]*(?:\.[0-9]+)?"
@@ -77,17 +78,19 @@ HAND_START = r"^PokerStars [^#]*#[0-9]+: .* - [0-9]{4}/[0-9]{1,2}/[0-9]{1,2} "
 _HEADER = (r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #(?P<id>[0-9]+): +(?:\{[^}]*\} +)?"
            r"(?:Tournament #(?P<tournament>[0-9]+), (?:Freeroll|[^ ]+(?: [A-Z]{3})?) +)?"
            r"(?P<variant>[^(]+?) (?:- )?(?P<stakes>(?:Level [^ ]+ )?\((?:(?P<inner>[^(),]+), )?[^()]*\))"
-           r" - (?P<time>.+?) *$")
+           r" - (?P<time>.+?) *\n?$")
 _TABLE = r"^Table '(?P<table>.*)' "
 _SEAT = rf"^Seat (?P<seat>[0-9]+): (?P<name>.+) \((?P<stack>{_AMOUNT}) in chips[^()]*\)"
+# A seat line whose name holds no parenthesis: cut by plain searches, no captures.
+_PLAIN_SEAT = rf"^Seat [0-9]+: [^(]* \({_AMOUNT} in chips[^()]*\)"
 # The site's words after "NAME: " in an action line, in full: chat never ends like this.
 _ACTION = (rf"^(?:posts [a-z &-]+ {_AMOUNT}{_ALL_IN}|folds(?: \[[^\]]*\])?|checks|calls {_AMOUNT}{_ALL_IN}"
            rf"|bets {_AMOUNT}{_ALL_IN}|raises {_AMOUNT} to {_AMOUNT}{_ALL_IN}|shows \[[^\]]*\](?: \(.*\))?"
            r"|mucks hand|doesn't show hand|discards [0-9]+ cards?(?: \[[^\]]*\])?"
-           r"|stands pat(?: on \[[^\]]*\])?) *$")
+           r"|stands pat(?: on \[[^\]]*\])?) *\n?$")
 _SHOWS = r"^shows \[(?P<cards>[^\]]*)\]"
 _COLLECT = (rf"^(?P<name>.+) collected (?P<amount>{_AMOUNT}) from "
-            r"(?P<pot>pot|main pot|side pot(?:-[0-9]+)?) *$")
+            r"(?P<pot>pot|main pot|side pot(?:-[0-9]+)?) *\n?$")
 _TOTAL = rf"^Total pot (?P<total>{_AMOUNT})(?: .*)? \| Rake (?P<rake>{_AMOUNT})"
 _BOARD_LINE = r"^Board \[(?P<cards>[^\]]*)\]"
 _TAGS = r"^(?: \([a-z ]+\))*"
@@ -212,8 +215,56 @@ def _utf8(piece: bytes) -> tuple[bytes, list[int]]:
 
 def _mask(flags: pa.Array | pa.ChunkedArray) -> NDArray[np.bool_]:
     """A boolean pyarrow array as numpy, null read as False."""
-    mask: NDArray[np.bool_] = pc.fill_null(flags, False).to_numpy(zero_copy_only=False).astype(bool)
+    if isinstance(flags, pa.ChunkedArray):
+        flags = flags.combine_chunks()
+    if flags.null_count:  # filling costs as much as the test itself: only when needed
+        flags = pc.fill_null(flags, False)
+    mask: NDArray[np.bool_] = flags.to_numpy(zero_copy_only=False).astype(bool)
     return mask
+
+
+_WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+def _heads(offsets: np.ndarray, data: np.ndarray) -> NDArray[np.uint64]:
+    """The first :data:`_HEAD_BYTES` bytes of each line as little-endian words, (n, words) uint64,
+    zero past the line's end: three gathers instead of one per byte."""
+    starts, lengths = offsets[:-1].astype(np.int64), np.diff(offsets).astype(np.int64)
+    padded = np.concatenate([data, np.zeros(_HEAD_BYTES + 16, dtype=np.uint8)])
+    # Every byte offset read as the start of a word (numpy allows unaligned strides).
+    words = np.ndarray(shape=(len(data) + _HEAD_BYTES + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    heads = np.empty((len(starts), _HEAD_BYTES // 8), dtype=np.uint64)
+    for k in range(_HEAD_BYTES // 8):
+        heads[:, k] = words[starts + 8 * k] & _WORD_MASKS[np.clip(lengths - 8 * k, 0, 8)]
+    return heads
+
+
+def _starting(heads: NDArray[np.uint64], prefix: str) -> NDArray[np.bool_]:
+    """Which lines start with ``prefix`` (at most :data:`_HEAD_BYTES` bytes), from :func:`_heads`."""
+    wanted = prefix.encode()
+    found = np.ones(len(heads), dtype=bool)
+    for k in range(0, len(wanted), 8):
+        piece = wanted[k:k + 8]
+        word = np.uint64(int.from_bytes(piece, "little"))
+        found &= (heads[:, k // 8] & _WORD_MASKS[len(piece)]) == word
+    return found
+
+
+def _head_byte(heads: NDArray[np.uint64], at: int) -> NDArray[np.int64]:
+    """Byte ``at`` of each line (0 past its end), from :func:`_heads`."""
+    return ((heads[:, at // 8] >> np.uint64(8 * (at % 8))) & np.uint64(0xFF)).astype(np.int64)
+
+
+def _seat_numbers(heads: NDArray[np.uint64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """For lines ``Seat N: ...`` (N of one or two digits): N and where the text after ``": "``
+    starts; 0 and -1 for any other line."""
+    digit = [_head_byte(heads, 5 + i) - ord("0") for i in range(2)]
+    colon = [(_head_byte(heads, 6 + i) == ord(":")) & (_head_byte(heads, 7 + i) == ord(" "))
+             for i in range(2)]
+    one = (digit[0] >= 0) & (digit[0] <= 9) & colon[0]
+    two = (digit[0] >= 0) & (digit[0] <= 9) & (digit[1] >= 0) & (digit[1] <= 9) & colon[1]
+    number = np.where(one, digit[0], np.where(two, 10 * digit[0] + digit[1], 0))
+    return number, np.where(one, 8, np.where(two, 9, -1))
 
 
 def _text(value: str) -> pa.Scalar:
@@ -251,6 +302,20 @@ def _split_at(strings: pa.Array, positions: np.ndarray) -> tuple[pa.Array, pa.Ar
                                    [None, pa.py_buffer(both), pa.py_buffer(data)])
     index = np.arange(len(starts), dtype=np.int64)
     return _take(halves, 2 * index), _take(halves, 2 * index + 1)
+
+
+def _between(strings: pa.Array, begin: np.ndarray, end: np.ndarray) -> pa.Array:
+    """Bytes ``begin`` to ``end`` of each string (positions within it, ``begin <= end <= length``),
+    without a copy of the text: the pieces and the gaps between them as one array, pieces taken."""
+    offsets, data, _ = offsets_and_data(strings)
+    offsets = offsets.astype(np.int64)
+    both = np.empty(2 * len(begin), dtype=np.int64)
+    both[0::2], both[1::2] = offsets[:-1] + begin, offsets[:-1] + end
+    if not len(begin):
+        return pa.array([], pa.large_string())
+    pieces = pa.Array.from_buffers(pa.large_string(), 2 * len(begin) - 1,
+                                   [None, pa.py_buffer(both), pa.py_buffer(data)])
+    return _take(pieces, 2 * np.arange(len(begin), dtype=np.int64))
 
 
 def _first_per(groups: np.ndarray, count: int, values: np.ndarray, fill: int = -1) -> NDArray[np.int64]:
@@ -333,13 +398,20 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
     """Decide every hand of a chunk of whole hands (text with ``\\n`` line ends)."""
     piece, bad_lines = _utf8(piece)
     buffer = pa.py_buffer(piece)
-    text = pa.Array.from_buffers(pa.large_string(), 1, [None, pa.py_buffer(
-        np.array([0, len(piece)], dtype=np.int64)), buffer])
-    lines = pc.list_flatten(pc.split_pattern(text, "\n"))
+    # Lines without a copy: each keeps its "\n" (patterns allow it at the end).
+    newlines = np.flatnonzero(np.frombuffer(piece, dtype=np.uint8) == ord("\n"))
+    line_offsets = np.concatenate([[0], newlines + 1, [len(piece)]]).astype(np.int64)
+    if line_offsets[-2] == len(piece):  # the text ends with "\n": its last line is empty
+        line_offsets = line_offsets[:-1]
+    lines = pa.Array.from_buffers(pa.large_string(), len(line_offsets) - 1,
+                                  [None, pa.py_buffer(line_offsets), buffer])
     n = len(lines)
 
+    # Lines are told apart by their first bytes: one byte matrix, compared in numpy.
+    heads = _heads(line_offsets, np.frombuffer(piece, dtype=np.uint8))
+
     def starting(prefix: str) -> NDArray[np.bool_]:
-        return _mask(pc.starts_with(lines, prefix))
+        return _starting(heads, prefix[:_HEAD_BYTES])
 
     # Hands: a line that starts one, and each line's hand.
     candidates = np.flatnonzero(starting("PokerStars "))
@@ -353,7 +425,7 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
     rejects = _Rejects(hands)
 
     def line_texts(rows: np.ndarray) -> list[str]:
-        got: list[str] = _take(lines, rows).to_pylist()
+        got: list[str] = [line.rstrip("\n") for line in _take(lines, rows).to_pylist()]
         return got
 
     def reject_lines(rows: np.ndarray, reason: str | list[str]) -> None:
@@ -415,15 +487,28 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
                                                                    np.maximum(first_table, 0)),
                                 pa.scalar(None, pa.large_string()))
 
-    # Seats: "Seat N: NAME (STACK in chips)" in the preamble.
+    # Seats: "Seat N: NAME (STACK in chips)" in the preamble.  A name without a parenthesis
+    # (nearly all) is cut by plain searches; the others by the full pattern, with captures.
+    seat_numbers, name_at = _seat_numbers(heads)
     seat_candidates = np.flatnonzero(preamble & starting("Seat "))
-    seat_found = pc.extract_regex(_take(lines, seat_candidates), _SEAT)
+    candidate_lines = _take(lines, seat_candidates)
+    plain = _mask(pc.match_substring_regex(candidate_lines, _PLAIN_SEAT)) & (name_at[seat_candidates] > 0)
+    plain_rows = seat_candidates[plain]
+    plain_lines = candidate_lines.filter(pa.array(plain))
+    paren = pc.find_substring(plain_lines, " (").to_numpy(zero_copy_only=False).astype(np.int64)
+    plain_names = _between(plain_lines, name_at[plain_rows], paren)
+    other_rows = seat_candidates[~plain]
+    seat_found = pc.extract_regex(candidate_lines.filter(pa.array(~plain)), _SEAT)
     seat_ok = seat_found.is_valid().to_numpy(zero_copy_only=False)
-    seat_rows = seat_candidates[seat_ok]
     seat_fields = seat_found.filter(pa.array(seat_ok))
-    seat_no = pc.cast(seat_fields.field("seat"), pa.int64()).to_numpy(zero_copy_only=False) \
-        if len(seat_rows) else np.zeros(0, np.int64)
-    seat_name = seat_fields.field("name")
+    other_numbers = pc.cast(seat_fields.field("seat"), pa.int64()).to_numpy(zero_copy_only=False) \
+        if seat_ok.any() else np.zeros(0, np.int64)
+    seat_rows = np.concatenate([plain_rows, other_rows[seat_ok]])
+    order = np.argsort(seat_rows, kind="stable")
+    seat_rows = seat_rows[order]
+    seat_no = np.concatenate([seat_numbers[plain_rows], other_numbers])[order]
+    seat_name = pa.concat_arrays([plain_names, seat_fields.field("name").cast(pa.large_string())]).take(
+        pa.array(order))
     seat_hand = hand_of[seat_rows]
     out_of_range = (seat_no < 1) | (seat_no > _SEATS)
     reject_lines(seat_rows[out_of_range], f"seats are numbered 1 to {_SEATS}")
@@ -506,12 +591,8 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
     np.bitwise_or.at(winners, hand_of[collect_rows[main]], np.left_shift(1, collector[main] - 1))
 
     # Summary: each seat's fate, after "Seat N: " and that seat's name, exactly.
-    summary_rows = np.flatnonzero(in_summary & starting("Seat "))
-    numbers = pc.extract_regex(_take(lines, summary_rows), r"^Seat (?P<seat>[0-9]+): ")
-    numbered = numbers.is_valid().to_numpy(zero_copy_only=False)
-    summary_rows = summary_rows[numbered]
-    summary_seat = pc.cast(numbers.field("seat").filter(pa.array(numbered)), pa.int64()).to_numpy(
-        zero_copy_only=False) if len(summary_rows) else np.zeros(0, np.int64)
+    summary_rows = np.flatnonzero(in_summary & starting("Seat ") & (name_at > 0))
+    summary_seat = seat_numbers[summary_rows]
     in_range = (summary_seat >= 1) & (summary_seat <= _SEATS)
     seat_row = np.where(in_range, seat_of_hand[hand_of[summary_rows],
                                                np.clip(summary_seat, 1, _SEATS) - 1], -1)
@@ -521,8 +602,8 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
         pc.if_else(pa.array(known), _take(seat_name, np.maximum(seat_row, 0)) if len(seat_rows) else
                    pa.nulls(len(summary_rows), pa.large_string()), _text("")), _text(""))
     prefix_bytes = pc.binary_length(prefix).to_numpy(zero_copy_only=False).astype(np.int64)
-    heads, fates = _split_at(_take(lines, summary_rows), prefix_bytes)
-    named = known & _mask(pc.equal(heads, pc.cast(prefix, pa.large_binary())))
+    named_heads, fates = _split_at(_take(lines, summary_rows), prefix_bytes)
+    named = known & _mask(pc.equal(named_heads, pc.cast(prefix, pa.large_binary())))
     # Only a tail after an exact name is cut at a character boundary: the others stay binary.
     fates = pc.cast(fates.filter(pa.array(named)), pa.large_string())
     wrong = np.flatnonzero(~named)
