@@ -18,13 +18,14 @@ $(STAMP): pyproject.toml
 ## Create .venv and install pokerpipe with its test and plot extras
 install: $(STAMP)
 
-## Score the bundled data: Larvis games, the contest sample, a hold'em archive and PHH hands
+## Score the bundled data: Larvis games, the contest sample, a hold'em archive, PHH and PokerStars hands
 run: $(STAMP)
 	$(BIN)/pokerpipe run $(RAW)/games.csv -o $(PROCESSED)/games
 	$(BIN)/pokerpipe contest $(RAW)/contest.in > $(PROCESSED)/contest.out
 	diff -u $(RAW)/contest.out $(PROCESSED)/contest.out && echo "contest sample: output matches $(RAW)/contest.out"
 	$(BIN)/pokerpipe run $(RAW)/deals.csv -o $(PROCESSED)/deals
 	$(BIN)/pokerpipe run $(RAW)/phh -o $(PROCESSED)/phh
+	$(BIN)/pokerpipe run $(RAW)/pokerstars -o $(PROCESSED)/pokerstars
 
 ## Run the default test suite (a few minutes at most)
 test: $(STAMP)
@@ -34,13 +35,14 @@ test: $(STAMP)
 test-all: $(STAMP)
 	$(BIN)/python -m pytest -q -m ''
 
-## Benchmark scoring against eval7, treys, phevaluator; one core, all cores, dask; PHH; equity
+## Benchmark scoring against eval7, treys, phevaluator; one core, all cores, dask; PHH; PokerStars; equity
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/bench_keys.py
 	$(BIN)/python bench/bench_run.py
 	$(BIN)/python bench/bench_cores.py
 	$(BIN)/python bench/bench_phh.py
+	$(BIN)/python bench/bench_pokerstars.py
 	$(BIN)/python bench/bench_equity.py
 
 ## Execute every notebook headless
@@ -55,10 +57,11 @@ lint: $(STAMP)
 
 ## Remove outputs and caches (keeps .venv)
 clean:
-	rm -rf $(PROCESSED)/games $(PROCESSED)/deals $(PROCESSED)/phh $(PROCESSED)/contest.out $(PROCESSED)/notebook
+	rm -rf $(PROCESSED)/games $(PROCESSED)/deals $(PROCESSED)/phh $(PROCESSED)/pokerstars $(PROCESSED)/contest.out \
+		$(PROCESSED)/notebook
 	@# and what the README's examples write
-	rm -rf $(PROCESSED)/more.parquet $(PROCESSED)/archive $(PROCESSED)/phh-audit $(PROCESSED)/categories.png \
-		$(PROCESSED)/equity $(PROCESSED)/described
+	rm -rf $(PROCESSED)/more.parquet $(PROCESSED)/archive $(PROCESSED)/phh-audit $(PROCESSED)/stars-audit \
+		$(PROCESSED)/categories.png $(PROCESSED)/equity $(PROCESSED)/described
 	rm -rf .pytest_cache .hypothesis .mypy_cache
 	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 

@@ -135,10 +135,10 @@ class _Report:
 def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | None,
         batch_rows: int, threads: int | None, engine: str, scheduler: str | None, best_five: bool,
         quiet: bool) -> None:
-    """Score games files, contest files, deal archives or PHH hand histories into OUTDIR.
+    """Score games files, contest files, deal archives or hand histories into OUTDIR.
 
-    INPUTS are CSV (also .gz, .bz2, .zst), Parquet, contest or PHH (.phh,
-    .phhs) files, folders or glob patterns.  Example:
+    INPUTS are CSV (also .gz, .bz2, .zst), Parquet, contest, PHH (.phh,
+    .phhs) or PokerStars (.txt) files, folders or glob patterns.  Example:
 
     \b
         pokerpipe run data/raw/games.csv -o data/processed/games

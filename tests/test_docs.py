@@ -111,11 +111,16 @@ PHH_SUFFIXES = {".phh", ".phhs"}
 
 def input_files(path: Path) -> list[Path]:
     """A `run` input as the README describes it: a file, or a folder's data files directly inside
-    and its PHH files anywhere below."""
+    and its hand histories (PHH files, PokerStars logs) anywhere below."""
     if path.is_file():
         return [path]
     return sorted({p for p in path.iterdir() if p.suffix in DATA_SUFFIXES}
-                  | {p for p in path.rglob("*") if p.suffix in PHH_SUFFIXES})
+                  | {p for p in path.rglob("*") if p.suffix in PHH_SUFFIXES}
+                  | {p for p in path.rglob("*.txt") if is_pokerstars_log(p)})
+
+
+def is_pokerstars_log(path: Path) -> bool:
+    return path.read_bytes().removeprefix(b"\xef\xbb\xbf").startswith(b"PokerStars ")
 
 
 def rows_in(path: Path) -> int:
@@ -129,6 +134,8 @@ def rows_in(path: Path) -> int:
         return 1
     if path.suffix == ".phhs":
         return len(re.findall(r"^\[\d+\]\s*$", path.read_text(encoding="utf-8"), re.M))
+    if path.suffix == ".txt" and is_pokerstars_log(path):  # a hand starts at each header line
+        return len(re.findall(r"^(?:\ufeff)?PokerStars ", path.read_text(encoding="utf-8"), re.M))
     raise AssertionError(f"rows_in() cannot count the rows of {path}: teach it")
 
 

@@ -34,7 +34,7 @@ ARTEFACTS = {
         *(NOTEBOOK_OUT / f"holdem_{p}p_seed{p}.parquet" for p in (2, 6, 10)),
         *(NOTEBOOK_OUT / "run" / name
           for name in ("summary.json", "categories.csv", "ties.csv", "winners.csv", "rejects.csv")),
-        *(NOTEBOOK_OUT / "phh" / name for name in ("summary.json", "categories.csv")),
+        *(NOTEBOOK_OUT / "showdowns" / name for name in ("summary.json", "categories.csv")),
     ],
 }
 

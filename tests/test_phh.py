@@ -295,7 +295,10 @@ def test_accounting_identity_and_carried_columns(tmp_path: Path) -> None:
     assert summary["rows_rejected"] == len(rejects)
     assert sum(i["rows"] for i in summary["inputs"]) == hands
     assert len(winners) == summary["rows_scored"]
-    assert list(winners.columns[-4:]) == ["file", "hand", "players", "variant"]
+    assert list(winners.columns[-7:]) == ["file", "hand", "players", "variant", "table", "stakes", "time"]
+    # PHH records no table, stakes or time: those columns are there, and empty.
+    assert (winners[["table", "stakes", "time"]] == "").all().all()
+    assert summary["rows_set_apart"] == 0 and summary["set_apart"] == {}
     assert winners["row"].astype(int).is_monotonic_increasing
     assert summary["expected"]["mismatched"] == 0
 

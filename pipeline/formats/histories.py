@@ -3,65 +3,135 @@
 Layer: formats and I/O (:mod:`pipeline.formats`); imports the hold'em
 game's columns, nothing above.
 
-A hand-history format (:mod:`~pipeline.formats.phh`, and any site's text
-logs) turns each recorded hand into one hold'em deal row, plus the winners
-the recorded chips name and columns that trace the row back to its hand.
-This module owns what those formats share, so that the run treats them
-alike without knowing any one of them: the columns of a row
-(:data:`COLUMNS`, :data:`CARRIED`), the counts of hands that are neither
-scored nor rejected (:data:`SET_APART`), the showdowns scored but not
-checked against the record (:data:`NOT_CHECKED`), and which source formats
-are hand histories (:data:`FORMATS`).
+A hand-history format (:mod:`~pipeline.formats.phh`,
+:mod:`~pipeline.formats.pokerstars`) turns each recorded hand into one
+hold'em deal row, plus the winners the recorded chips name and columns
+that trace the row back to its hand.  This module owns what those formats
+share, so that the run treats them alike without knowing any one of them:
+the columns of a row (:data:`COLUMNS`, :data:`CARRIED`), the counts of
+hands that are neither scored nor rejected (:data:`SET_APART`), of players
+who forfeit (:data:`FORFEITS`), of showdowns scored but not checked against
+the record (:data:`NOT_CHECKED`), which source formats are hand histories
+(:data:`FORMATS`), the venue a format's records name (:data:`VENUES`), and
+how reasons and venues are counted beside the counts (:func:`reason_key`,
+:func:`venue_key`) and read back for summary.json.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+import pyarrow as pa
 
 from pipeline.games import holdem
 
 #: Source formats (``Source.format``) that are hand histories.
-FORMATS = ("phh",)
+FORMATS = ("phh", "pokerstars")
+#: The venue whose records a format holds, where the format names one (a site's own logs).
+VENUES = {"pokerstars": "PokerStars"}
 EXPECTED = holdem.EXPECTED_COLUMN
-#: Columns that trace a row back to its hand, carried into the winners.
-CARRIED = ("file", "hand", "players", "variant")
+#: Columns that trace a row back to its hand, carried into the winners; a format
+#: without one of them leaves it empty.
+CARRIED = ("file", "hand", "players", "variant", "table", "stakes", "time")
 COLUMNS = (holdem.BOARD_COLUMN, *holdem.SEATS, EXPECTED, *CARRIED)
 #: Hands counted apart from scored and rejected ones: read = scored + these + rejected.
-SET_APART = ("without_showdown", "unknown_cards")
-#: Showdowns scored but not checked against the record: a record that is not a
-#: result, stacks unknown, side pots, no recorded result (``not_checked_*`` in summary.json).
-NOT_CHECKED = ("inconsistent_record", "unknown_stacks", "side_pots", "no_recorded_result")
+#: ``set_apart``: valid hands that are not one board to score (run twice, cancelled).
+SET_APART = ("without_showdown", "unknown_cards", "set_apart")
 #: Players counted at showdowns but not scored: those who mucked forfeit the pot.
 FORFEITS = ("mucked",)
-#: Prefixes of the counts that say why records are inconsistent, and where they were played.
-INCONSISTENT_REASON = "inconsistent:"
-INCONSISTENT_VENUE = "inconsistent_venue:"
+#: Showdowns scored but not checked against the record (``not_checked_*`` in summary.json): a
+#: record that is not a result, stacks unknown, side pots (where the chips do not name the main
+#: pot's winners), no recorded result.
+NOT_CHECKED = ("inconsistent_record", "unknown_stacks", "side_pots", "no_recorded_result")
+#: What a venue's hands count: the records checked, and those not checked by kind.
+VENUE_COUNTS = ("checked", *(f"not_checked_{name}" for name in NOT_CHECKED))
 NO_RECORDED_WINNER = "none"  # expected text when no showdown player received chips
+
+
+def reason_key(name: str, reason: str) -> str:
+    """The ``Batch.counts`` key that counts hands of count ``name`` for one ``reason``.
+
+    >>> reason_key("set_apart", "run twice")
+    'set_apart: run twice'
+    """
+    return f"{name}: {reason}"
+
+
+def reasons(counts: Mapping[str, int], name: str) -> dict[str, int]:
+    """The reasons counted for ``name`` (see :func:`reason_key`), by reason, in name order.
+
+    >>> reasons({"set_apart": 3, "set_apart: run twice": 2, "set_apart: cancelled": 1}, "set_apart")
+    {'cancelled': 1, 'run twice': 2}
+    """
+    prefix = reason_key(name, "")
+    return {key[len(prefix):]: counts[key] for key in sorted(counts) if key.startswith(prefix)}
+
+
+_VENUE = "venue\x1f"  # a separator no venue's name holds
+
+
+def venue_key(venue: str, name: str) -> str:
+    """The ``Batch.counts`` key counting hands of ``name`` (of :data:`VENUE_COUNTS`) played at ``venue``."""
+    return f"{_VENUE}{name}\x1f{venue}"
+
+
+def by_venue(counts: Mapping[str, int],
+             inputs: Iterable[Mapping[str, Any]] = ()) -> dict[str, dict[str, int]]:
+    """The audit counts added up by the venue the records name.
+
+    From the per-hand counts of :func:`venue_key` (a PHH hand names its
+    ``venue``), and from the summary.json entries of inputs whose format
+    names one venue for every hand (a site's own logs: ``venue``,
+    ``checked``, ``mismatched``, ``not_checked_*``).
+
+    >>> by_venue({venue_key("iPoker", "not_checked_inconsistent_record"): 2},
+    ...          [{"venue": "PokerStars", "checked": 3, "mismatched": 0}, {"path": "a.phhs"}])
+    {'PokerStars': {'checked': 3, 'mismatched': 0}, 'iPoker': {'not_checked_inconsistent_record': 2}}
+    """
+    venues: dict[str, dict[str, int]] = {}
+    for record in inputs:
+        venue = record.get("venue")
+        if venue is None:
+            continue
+        into = venues.setdefault(str(venue), {})
+        for key in ("checked", "mismatched", *VENUE_COUNTS[1:]):
+            if key in record:
+                into[key] = into.get(key, 0) + int(record[key])
+    for key, count in counts.items():
+        if key.startswith(_VENUE):
+            name, venue = key[len(_VENUE):].split("\x1f", 1)
+            into = venues.setdefault(venue, {})
+            into[name] = into.get(name, 0) + count
+    return dict(sorted(venues.items()))
 
 
 def row_counts(counts: Mapping[str, int]) -> dict[str, int]:
     """The summary's counts of hands neither scored nor rejected, and of forfeits, from a run's counts.
 
     >>> row_counts({"without_showdown": 3, "mucked": 1})
-    {'rows_without_showdown': 3, 'rows_unknown_cards': 0, 'mucked': 1}
+    {'rows_without_showdown': 3, 'rows_unknown_cards': 0, 'rows_set_apart': 0, 'mucked': 1}
     """
     return {**{f"rows_{name}": counts.get(name, 0) for name in SET_APART},
             **{name: counts.get(name, 0) for name in FORFEITS}}
 
 
-def expected_counts(counts: Mapping[str, int]) -> dict[str, Any]:
-    """The summary's ``expected`` entries of hand histories: showdowns not checked, and why
-    records were inconsistent, by reason and by venue (site) where the records name one.
+def expected_counts(counts: Mapping[str, int], inputs: Iterable[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The summary's ``expected`` entries of hand histories: showdowns not checked, why records
+    were inconsistent, and the audit by venue (site) where the records name one.
 
-    >>> expected_counts({"inconsistent_record": 2, INCONSISTENT_REASON + "winnings sum to 0": 2,
-    ...                  INCONSISTENT_VENUE + "iPoker": 2})["by_venue"]
-    {'iPoker': 2}
+    >>> expected = expected_counts({"inconsistent_record": 2, reason_key("inconsistent_record", "zero"): 2})
+    >>> expected["not_checked_inconsistent_record"], expected["inconsistent_reasons"], expected["by_venue"]
+    (2, {'zero': 2}, {})
     """
     return {**{f"not_checked_{name}": counts.get(name, 0) for name in NOT_CHECKED},
-            "inconsistent_records": _prefixed(counts, INCONSISTENT_REASON),
-            "by_venue": _prefixed(counts, INCONSISTENT_VENUE)}
+            "inconsistent_reasons": reasons(counts, "inconsistent_record"),
+            "by_venue": by_venue(counts, inputs)}
 
 
-def _prefixed(counts: Mapping[str, int], prefix: str) -> dict[str, int]:
-    return {name[len(prefix):]: count for name, count in sorted(counts.items()) if name.startswith(prefix)}
+def complete(table: pa.Table) -> pa.Table:
+    """A hand-history table with every column of :data:`COLUMNS`: those a format lacks, empty."""
+    missing = [name for name in COLUMNS if name not in table.column_names]
+    for name in missing:
+        table = table.append_column(name, pa.nulls(table.num_rows, pa.string()))
+    return table

@@ -59,7 +59,7 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.errors import InputError
-from pipeline.formats.histories import EXPECTED, INCONSISTENT_REASON, INCONSISTENT_VENUE, NO_RECORDED_WINNER
+from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, reason_key, venue_key
 from pipeline.formats.sources import Batch, Source, format_suffix
 from pipeline.games import holdem
 from pipeline.poker import cards, notation
@@ -1561,10 +1561,17 @@ def replay(hands: Hands) -> Replay:
     counts["unknown_stacks"] = int(unknown.sum())
     counts["side_pots"] = int((scored & recorded & ~inconsistent & ~unknown & side_pot).sum())
     counts["no_recorded_result"] = int((scored & ~recorded).sum())
-    for row in np.flatnonzero(inconsistent):  # few: inconsistent records are counted by reason and venue
-        for key in (INCONSISTENT_REASON + problem[row],
-                    None if hands.venue[row] is None else INCONSISTENT_VENUE + str(hands.venue[row])):
-            if key is not None:
+    for row in np.flatnonzero(inconsistent):  # few: inconsistent records are counted by reason
+        key = reason_key("inconsistent_record", str(problem[row]))
+        counts[key] = counts.get(key, 0) + 1
+    # The audit by the venue each record names (HandHQ's .phhs files mix six sites).
+    kinds = {"checked": checked, "not_checked_inconsistent_record": inconsistent,
+             "not_checked_unknown_stacks": unknown, "not_checked_side_pots": scored & recorded & ~inconsistent
+             & ~unknown & side_pot}
+    for name, rows in kinds.items():
+        for row in np.flatnonzero(rows):
+            if hands.venue[row] is not None:
+                key = venue_key(str(hands.venue[row]), name)
                 counts[key] = counts.get(key, 0) + 1
     return Replay(rejections=rejections, variant=fields.variant, board=board, holes=holes, live=contesting,
                   contributed=contributed, received=received, recorded=recorded, side_pot=side_pot,

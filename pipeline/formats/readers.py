@@ -17,7 +17,9 @@ of bounded size:
 * Parquet, one record batch at a time, or by row group;
 * contest files (the "Rhinoceros Beetle" format), instance by instance,
   never holding more than one line of at most ``MAX_LINE`` characters;
-* PHH hand histories, through :mod:`pipeline.formats.phh`.
+* PHH hand histories, through :mod:`pipeline.formats.phh`;
+* PokerStars hand histories (``.txt`` starting with a PokerStars header),
+  through :mod:`pipeline.formats.pokerstars`.
 
 Every batch carries the data rows as a table of string columns, their row
 and line numbers, the raw text of each row, and the lines that could not
@@ -43,7 +45,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline.errors import InputError
-from pipeline.formats import histories, phh
+from pipeline.formats import histories, phh, pokerstars
 from pipeline.formats.sources import (
     DEFAULT_BATCH_ROWS,
     Batch,
@@ -175,8 +177,9 @@ def expand_inputs(patterns: Sequence[str | os.PathLike[str]]) -> list[Path]:
     """Resolve paths, folders and glob patterns to a list of input files.
 
     A folder stands for the data files directly inside it, in name order,
-    and for the PHH files anywhere below it (hand-history collections nest
-    folders by site, stake and day); links to folders are followed as the
+    and for the hand histories anywhere below it (PHH files, and ``.txt``
+    files: PokerStars logs; hand-history collections nest folders by site,
+    stake and day); links to folders are followed as the
     folders they lead to, a loop of links once.  ``**`` in a pattern spans
     folders.  A file found twice by the same path is listed once.  Raises
     InputError naming any pattern that matches nothing.
@@ -200,14 +203,14 @@ def _expanded(patterns: Sequence[str | os.PathLike[str]],
                 inside = _folder_files(match, notice)
                 if not inside:
                     raise InputError(f"{shown(str(match), None, quote=False)}: folder holds no CSV, "
-                                     f"Parquet, contest or PHH file")
+                                     f"Parquet, contest, PHH or PokerStars file")
                 yield from ((path, False) for path in inside)
             else:
                 yield match, named
 
 
 def _folder_files(folder: Path, notice: Callable[[str], None]) -> list[Path]:
-    """The data files directly inside ``folder``, in name order, then its PHH files anywhere below.
+    """The data files directly inside ``folder``, in name order, then its hand histories anywhere below.
 
     A link to a folder is walked as the folder would be; a link that leads
     back to a folder on the way down (a loop), or to a folder walked
@@ -231,7 +234,7 @@ def _folder_files(folder: Path, notice: Callable[[str], None]) -> list[Path]:
                 else:
                     walked[identity] = entry
                     walk(entry, (*ancestors, identity))
-            elif current != folder and entry.is_file() and phh.is_phh(entry):
+            elif current != folder and entry.is_file() and _history_suffix(entry):
                 below.append(entry)
 
     walk(folder, (_identity(folder),))
@@ -245,6 +248,12 @@ def _entries(folder: Path) -> list[Path]:
     except OSError as error:
         raise InputError(f"{shown(str(folder), None, quote=False)}: cannot read the folder "
                          f"({error.strerror or error})") from None
+
+
+def _history_suffix(path: Path) -> bool:
+    """A name a hand history may have: ``.phh``, ``.phhs``, or ``.txt`` (a site's logs; its first
+    line tells, see :func:`open_source`)."""
+    return phh.is_phh(path) or format_suffix(path)[0] in pokerstars.SUFFIXES
 
 
 def _known_format(path: Path) -> bool:
@@ -273,6 +282,8 @@ def open_source(path: str | os.PathLike[str]) -> Source:
     suffix, compression = format_suffix(path)
     if suffix in phh.SUFFIXES:
         return Source(path, "phh", histories.COLUMNS, compression)
+    if suffix in pokerstars.SUFFIXES and pokerstars.is_pokerstars(path):
+        return Source(path, "pokerstars", histories.COLUMNS, compression)
     with open(path, "rb") as handle:
         magic = handle.read(4)
     if suffix in PARQUET_SUFFIXES or (magic == b"PAR1" and not compression):
@@ -289,9 +300,12 @@ def open_source(path: str | os.PathLike[str]) -> Source:
         if first is None:
             raise UnknownFormatError(path, f"line {line}: binary data where a contest file has the "
                                            f"number of players")
+        if not first and suffix in pokerstars.SUFFIXES:  # a .txt of nothing is no contest file either
+            raise UnknownFormatError(path, "holds no text (blank lines or a byte-order mark only)")
         if first and not (first.isascii() and first.isdigit()):
+            also = " or a PokerStars hand history" if suffix in pokerstars.SUFFIXES else ""
             raise UnknownFormatError(path, f"line {line}: expected the number of players, got "
-                                           f"{shown(first)}: not a contest file")
+                                           f"{shown(first)}: not a contest file{also}")
         return Source(path, "contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression)
     if suffix not in CSV_SUFFIXES and _looks_like_contest(path, compression):
         return Source(path, "contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression)
@@ -446,7 +460,11 @@ def read_batches(source: Source, columns: tuple[str, ...], *,
     elif source.format == "contest":
         yield from _contest_batches(source, batch_rows)
     elif source.format == "phh":
-        yield from phh.read_batches(source, batch_rows=batch_rows)
+        for batch in phh.read_batches(source, batch_rows=batch_rows):
+            batch.table = histories.complete(batch.table)  # the columns PHH does not have, empty
+            yield batch
+    elif source.format == "pokerstars":
+        yield from pokerstars.read_batches(source, batch_rows=batch_rows)
     else:
         yield from _csv_batches(source, columns, batch_rows, byte_range)
 

@@ -51,7 +51,7 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.errors import InputError, UsageError
-from pipeline.formats import readers
+from pipeline.formats import histories, readers
 from pipeline.formats.publish import OutputSet
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, Source
 from pipeline.formats.writers import FORMATS, TableWriter, write_json
@@ -518,10 +518,10 @@ class EquityRun:
         found = readers.find_sources(inputs, on_notice=on_notice)
         self.sources, self.skipped = found.sources, found.skipped
         for source in self.sources:
-            if source.format == "phh":
+            if source.format in histories.FORMATS:
                 # A PHH hand is scored at its showdown, with a full board: nothing left to run out.
                 raise InputError(f"{source.path}: equity reads deal tables and contest files, "
-                                 f"not PHH hand histories")
+                                 f"not hand histories")
         columns = holdem.GAME.input_columns({str(source.path): source.columns for source in self.sources})
         self.seats = holdem.seats_of(columns)
         # The run's rejects, row numbers and accounting, without an expected column.

@@ -259,11 +259,18 @@ def reject_lines(rejects: pa.Table) -> list[str]:
 
 
 def source_record(source: Source, first_row: int, totals: Totals) -> dict[str, Any]:
-    """The summary's entry of one input."""
-    return {"path": str(source.path), "format": source.format, "size_bytes": source.size,
-            "first_row": first_row, "rows": totals.read, "scored": totals.scored,
-            "rejected": totals.rejected, "blank_lines": totals.blank_lines,
-            **{name: totals.counts[name] for name in histories.SET_APART if name in totals.counts}}
+    """The summary's entry of one input; an input whose records name a venue gives its audit
+    counts too, added up by venue in ``expected.by_venue``."""
+    record = {"path": str(source.path), "format": source.format, "size_bytes": source.size,
+              "first_row": first_row, "rows": totals.read, "scored": totals.scored,
+              "rejected": totals.rejected, "blank_lines": totals.blank_lines,
+              **{name: totals.counts[name] for name in histories.SET_APART if name in totals.counts}}
+    venue = histories.VENUES.get(source.format)
+    if venue is not None:
+        record |= {"venue": venue, "checked": totals.mismatches.checked,
+                   "mismatched": totals.mismatches.mismatched,
+                   **{f"not_checked_{name}": totals.counts.get(name, 0) for name in histories.NOT_CHECKED}}
+    return record
 
 
 def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None, best_five: bool = False,
@@ -394,10 +401,11 @@ class Run:
             "rows_scored": totals.scored,
             **(histories.row_counts(totals.counts) if self.histories else {}),
             "rows_rejected": totals.rejected,
+            **({"set_apart": histories.reasons(totals.counts, "set_apart")} if self.histories else {}),
             "outcomes": totals.outcomes,
             "expected": None if not self.scoring.expected else {
                 "column": self.scoring.expected, **totals.mismatches.summary(),
-                **(histories.expected_counts(totals.counts) if self.histories else {})},
+                **(histories.expected_counts(totals.counts, inputs) if self.histories else {})},
             "outputs": {"winners": winners, "rejects": "rejects.csv",
                         "categories": "categories.csv", "ties": "ties.csv"},
             "statistics": {"categories": category_table.to_pylist(), "ties": tie_table.to_pylist()},
