@@ -38,23 +38,17 @@ so that every k-way share is a whole number and sums are exact.
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import comb
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
-from numpy.typing import NDArray
 
 from pipeline.errors import InputError, UsageError
-from pipeline.formats import readers
-from pipeline.formats.publish import OutputSet
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, Source
-from pipeline.formats.writers import FORMATS, TableWriter, write_json
 from pipeline.games import holdem
 from pipeline.games.base import Scored
 from pipeline.games.tally import Tally
@@ -67,15 +61,7 @@ from pipeline.poker.holdem import (
     plain_table,
     suit_counts,
 )
-from pipeline.runs.runner import (
-    REJECT_SCHEMA,
-    Scoring,
-    Totals,
-    batch_span,
-    reject_lines,
-    stream_sources,
-    summarize,
-)
+from pipeline.runs.runner import BaseRun, BatchOutcome, Scoring, Summary, SummaryParts, Totals
 
 BOARD_SIZES = holdem.BOARD_SIZES  # preflop, flop, turn and river
 DEFAULT_SAMPLES = 20_000
@@ -403,7 +389,7 @@ def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAM
 # --- whole archives -------------------------------------------------------------
 
 
-class EquityRun:
+class EquityRun(BaseRun):
     """Equity of every deal of a list of inputs; call :meth:`execute`.
 
     Reads the inputs of ``pokerpipe run`` (hold'em archives and contest
@@ -415,28 +401,25 @@ class EquityRun:
 
     Parameters
     ----------
-    inputs : list of paths, folders or glob patterns
-    outdir : path of the output folder (created if missing)
-    output_format : "csv" or "parquet"
+    inputs, outdir, output_format, batch_rows, on_progress, on_reject :
+        As in :class:`pipeline.runs.runner.BaseRun`; ``output_format`` is the
+        equity table's.
     samples, seed, exact : as in :func:`equities`
-    batch_rows : rows per batch; bounds memory
-    on_progress : called with (rows read so far, rows per second)
-    on_reject : called with one line per rejected row
     """
 
-    def __init__(self, inputs: list[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
+    results_stem = "equity"
+
+    def __init__(self, inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                  output_format: str = "csv", samples: int = DEFAULT_SAMPLES, seed: int = 0,
                  exact: bool = False, batch_rows: int = DEFAULT_BATCH_ROWS,
                  on_progress: Callable[[int, float], None] | None = None,
                  on_reject: Callable[[str], None] | None = None) -> None:
-        if output_format not in FORMATS:
-            raise UsageError(f"unknown output format {output_format!r}: expected csv or parquet")
-        if batch_rows < 1:
-            raise UsageError(f"batch_rows must be at least 1, got {batch_rows}")
         if samples < 2:
             raise UsageError(f"samples must be at least 2, got {samples}")
-        OutputSet(outdir).check()  # before any input is read, as run does
-        self.sources = [readers.open_source(path) for path in readers.expand_inputs(inputs)]
+        # One thread: a batch's run-outs fill memory in chunks of their own, and the
+        # command has no --threads (yet) to trade memory for speed.
+        super().__init__(inputs, outdir, output_format=output_format, batch_rows=batch_rows, threads=1,
+                         on_progress=on_progress, on_reject=on_reject)
         for source in self.sources:
             if source.format == "phh":
                 # A PHH hand is scored at its showdown, with a full board: nothing left to run out.
@@ -446,12 +429,7 @@ class EquityRun:
         self.seats = holdem.seats_of(columns)
         # The run's rejects, row numbers and accounting, without an expected column.
         self.scoring = Scoring(holdem.GAME.name, columns, None)
-        self.outdir = Path(outdir)
-        self.output_format = output_format
         self.samples, self.seed, self.exact = samples, seed, exact
-        self.batch_rows = batch_rows
-        self.on_progress = on_progress
-        self.on_reject = on_reject
 
     def results_schema(self) -> pa.Schema:
         """Schema of the equity table."""
@@ -460,12 +438,11 @@ class EquityRun:
             fields += [pa.field(f"{name}_equity", pa.float64()), pa.field(f"{name}_equity_se", pa.float64())]
         return pa.schema(fields)
 
-    def process_batch(self, source: Source, batch: Batch,
-                      offset: int) -> tuple[pa.Table, pa.Table, Totals, np.ndarray]:
+    def process_batch(self, source: Source, batch: Batch, offset: int) -> BatchOutcome:
         """Equities of one batch of ``source`` whose rows follow ``offset`` rows of the run.
 
-        Returns the equity rows, the rejected rows, the batch's counts and
-        whether each scored deal was enumerated exactly.
+        The batch's outcomes count the deals enumerated exactly (``exact``)
+        and those sampled (``sampled``).
         """
         table = batch.table
         deals = holdem.parse_deals(table.column(holdem.BOARD_COLUMN),
@@ -478,64 +455,21 @@ class EquityRun:
             columns[f"{name}_equity"] = pa.array(result.equity[:, seat], from_pandas=True)
             columns[f"{name}_equity_se"] = pa.array(result.se[:, seat], from_pandas=True)
         results = pa.table(columns, schema=self.results_schema())
+        exact_deals = int(result.exact.sum())
         scored = Scored(results, ok, deals.reasons, Tally.zeros(holdem.GAME.categories), np.zeros(0, np.int8),
-                        np.zeros(0, dtype=object))
-        totals = Totals.empty(holdem.GAME.name)
-        totals.read = table.num_rows + len(batch.unreadable)
-        totals.scored = int(ok.sum())
-        totals.blank_lines = batch.blank_lines
-        totals.span = batch_span(batch)
-        return results, self.scoring.rejects(source, batch, scored, offset), totals, result.exact
+                        np.zeros(0, dtype=object),
+                        {"exact": exact_deals, "sampled": len(result.exact) - exact_deals})
+        return BatchOutcome(results, self.scoring.rejects(source, batch, scored, offset),
+                            Totals.of_batch(batch, scored))
 
-    def execute(self) -> dict[str, Any]:
-        """Score every input; write the outputs and return the summary written."""
-        started = time.perf_counter()
-        per_source = [Totals.empty(holdem.GAME.name) for _ in self.sources]
-        exact_deals = read_so_far = 0
-        table_name = f"equity.{self.output_format}"
-        with OutputSet(self.outdir) as staged:
-            with TableWriter(staged.path / table_name, schema=self.results_schema()) as table, \
-                    TableWriter(staged.path / "rejects.csv", schema=REJECT_SCHEMA,
-                                quote_strings=True) as rejects:
+    def summary_parts(self, folder: Path, totals: Totals, *, engine: str, extra: Summary) -> SummaryParts:
+        """The command, the deals enumerated and sampled, and how preflop boards were run out.
 
-                def write(place: int, done: tuple[pa.Table, pa.Table, Totals, NDArray[np.bool_]]) -> None:
-                    nonlocal exact_deals, read_so_far
-                    results, rejected, counts, exact = done
-                    table.write(results)
-                    rejects.write(rejected)
-                    if self.on_reject:
-                        for line in reject_lines(rejected):
-                            self.on_reject(line)
-                    per_source[place] += counts
-                    exact_deals += int(exact.sum())
-                    read_so_far += counts.read
-                    if self.on_progress:
-                        elapsed = time.perf_counter() - started
-                        self.on_progress(read_so_far, read_so_far / elapsed if elapsed else 0.0)
-
-                # One thread: a batch's run-outs fill memory in chunks of their own, and the
-                # command has no --threads (yet) to trade memory for speed.
-                first_rows = stream_sources(self.sources, self.scoring.columns, batch_rows=self.batch_rows,
-                                            threads=1, process=self.process_batch, consume=write)
-            totals, inputs = summarize(holdem.GAME.name, self.sources, first_rows, per_source)
-            return self._finish(staged.path, totals, inputs, exact_deals, started, table_name)
-
-    def _finish(self, folder: Path, totals: Totals, inputs: list[dict[str, Any]], exact_deals: int,
-                started: float, table_name: str) -> dict[str, Any]:
-        """Write summary.json into ``folder`` (the staging folder) and return it."""
-        elapsed = time.perf_counter() - started
-        summary = {
-            "command": "equity",
-            "inputs": inputs,
-            "rows_read": totals.read,
-            "rows_scored": totals.scored,
-            "rows_rejected": totals.rejected,
-            "deals": {"exact": exact_deals, "sampled": totals.scored - exact_deals},
-            "preflop": {"exact": self.exact, "samples": None if self.exact else self.samples,
-                        "seed": None if self.exact else self.seed},
-            "outputs": {"equity": table_name, "rejects": "rejects.csv"},
-            "elapsed_seconds": round(elapsed, 3),
-            "rows_per_second": round(totals.read / elapsed) if elapsed else None,
-        }
-        write_json(folder / "summary.json", summary)
-        return summary
+        Equity runs on the local engine only, which its summary does not name.
+        """
+        return SummaryParts(
+            head={"command": "equity"},
+            fields={"deals": {"exact": totals.outcomes.get("exact", 0),
+                              "sampled": totals.outcomes.get("sampled", 0)},
+                    "preflop": {"exact": self.exact, "samples": None if self.exact else self.samples,
+                                "seed": None if self.exact else self.seed}})
