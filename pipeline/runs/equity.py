@@ -125,8 +125,7 @@ def equities(deals: holdem.Deals, *, samples: int = DEFAULT_SAMPLES, seed: int =
     >>> equities(deals).equity.tolist() == [[40 / 44, 4 / 44]]
     True
     """
-    if samples < 2:
-        raise UsageError(f"samples must be at least 2, got {samples}")
+    check_samples(samples)
     n, seat_count = deals.seated.shape
     equity = np.full((n, seat_count), np.nan)
     se = np.full((n, seat_count), np.nan)
@@ -160,6 +159,12 @@ def equities(deals: holdem.Deals, *, samples: int = DEFAULT_SAMPLES, seed: int =
                 variance = (squares / SPLIT_UNIT ** 2 - len(picks) * mean ** 2) / (len(picks) - 1)
                 se[place] = np.sqrt(np.maximum(variance, 0) / len(picks))
     return Equity(equity, se, runouts, exact_rows)
+
+
+def check_samples(samples: int) -> None:
+    """UsageError unless ``samples`` can give a standard error: two run-outs at least."""
+    if samples < 2:
+        raise UsageError(f"samples must be at least 2, got {samples}")
 
 
 @cache
@@ -414,8 +419,7 @@ class EquityRun(BaseRun):
                  exact: bool = False, batch_rows: int = DEFAULT_BATCH_ROWS,
                  on_progress: Callable[[int, float], None] | None = None,
                  on_reject: Callable[[str], None] | None = None) -> None:
-        if samples < 2:
-            raise UsageError(f"samples must be at least 2, got {samples}")
+        check_samples(samples)  # before any input is read
         # One thread: a batch's run-outs fill memory in chunks of their own, and the
         # command has no --threads (yet) to trade memory for speed.
         super().__init__(inputs, outdir, output_format=output_format, batch_rows=batch_rows, threads=1,
