@@ -69,7 +69,7 @@ class Deals:
 
     @property
     def board_size(self) -> NDArray[np.intp]:
-        """Cards on each board, shape (n,): 0, 3, 4 or 5 for a valid deal."""
+        """Cards on each board: ndarray of shape (n,), dtype intp; 0, 3, 4 or 5 for a valid deal."""
         size: NDArray[np.intp] = np.count_nonzero(self.board != cards.DECK_SIZE, axis=1)
         return size
 
