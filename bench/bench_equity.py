@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from pipeline.games.holdem import Deals, parse_deals
 from pipeline.runs import equity
 
 FLOP_AIM = 20_000       # heads-up exact flop deals per second
@@ -49,15 +50,16 @@ SEED = 20261130
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 
 
-def random_spots(count: int, board_size: int, players: int, seed: int) -> tuple[list, equity.Spots]:
+def random_spots(count: int, board_size: int, players: int, seed: int) -> tuple[list, Deals]:
     rng = random.Random(seed)
     deals = []
     for _ in range(count):
         dealt = rng.sample(DECK, board_size + 2 * players)
         deals.append((dealt[:board_size], [dealt[board_size + 2 * i:board_size + 2 * i + 2]
                                            for i in range(players)]))
-    spots = equity.parse_spots(pa.array([" ".join(board) for board, _ in deals]),
-                               [pa.array([" ".join(hands[s]) for _, hands in deals]) for s in range(players)])
+    spots = parse_deals(pa.array([" ".join(board) for board, _ in deals]),
+                        [pa.array([" ".join(hands[s]) for _, hands in deals]) for s in range(players)],
+                        board_sizes=equity.BOARD_SIZES)
     return deals, spots
 
 

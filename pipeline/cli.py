@@ -17,6 +17,7 @@ import json
 import signal
 import sys
 import time
+from typing import Any
 
 import click
 
@@ -99,14 +100,24 @@ class _Report:
             self.progress.close()
             click.echo(escaped(line), err=True)
 
-    def close(self, outdir: str) -> None:
+    def close(self, outdir: str, summary: dict[str, Any]) -> None:
+        """End the report: how many rejected rows were not shown, then the rows read, scored,
+        set apart and rejected, from the run's summary."""
         self.progress.close()
         if self.notices > MAX_REJECT_LINES:
             click.echo(f"... and {self.notices - MAX_REJECT_LINES:,} more inputs passed over, listed in "
                        f"{escaped(outdir)}/summary.json (skipped_inputs)", err=True)
-        if self.rejected > MAX_REJECT_LINES and not self.quiet:
+        if self.quiet:
+            return
+        if self.rejected > MAX_REJECT_LINES:
             click.echo(f"... and {self.rejected - MAX_REJECT_LINES:,} more rejected rows in "
                        f"{escaped(outdir)}/rejects.csv", err=True)
+        from pipeline.formats.histories import SET_APART
+
+        apart = "".join(f"{summary[f'rows_{name}']:,} {name.replace('_', ' ')}, " for name in SET_APART
+                        if f"rows_{name}" in summary)
+        click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, {apart}"
+                   f"{summary['rows_rejected']:,} rejected -> {escaped(outdir)}", err=True)
 
 
 @cli.command()
@@ -166,14 +177,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
     except PokerpipeError as error:
         report.progress.close()
         raise click.ClickException(str(error)) from None
-    report.close(outdir)
-    if not quiet:
-        from pipeline.formats.histories import SET_APART
-
-        apart = "".join(f"{summary[f'rows_{name}']:,} {name.replace('_', ' ')}, " for name in SET_APART
-                        if f"rows_{name}" in summary)
-        click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, {apart}"
-                   f"{summary['rows_rejected']:,} rejected -> {escaped(outdir)}", err=True)
+    report.close(outdir, summary)
     expected = summary["expected"]
     if expected and expected["mismatched"]:
         first = expected["first"][0]
@@ -239,10 +243,7 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
     except PokerpipeError as error:
         report.progress.close()
         raise click.ClickException(str(error)) from None
-    report.close(outdir)
-    if not quiet:
-        click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, "
-                   f"{summary['rows_rejected']:,} rejected -> {escaped(outdir)}", err=True)
+    report.close(outdir, summary)
 
 
 @cli.command()

@@ -14,6 +14,7 @@ import pyarrow as pa
 import pytest
 
 from pipeline.cli import cli
+from pipeline.games.holdem import BOARD_SIZES, Deals, parse_deals
 from pipeline.poker import cards, holdem
 from pipeline.runs import equity
 
@@ -45,9 +46,14 @@ def random_deal(rng: random.Random, board_size: int, players: int) -> tuple[list
     return dealt[:board_size], [dealt[board_size + 2 * i:board_size + 2 * i + 2] for i in range(players)]
 
 
-def spots_of(board: list[str], hands: list[list[str] | None]) -> equity.Spots:
-    return equity.parse_spots(pa.array([" ".join(board)]),
-                              [pa.array([" ".join(hand) if hand else None], pa.string()) for hand in hands])
+def parse_spots(board: pa.Array, seats: list[pa.Array]) -> Deals:
+    """Deals whose board may be unfinished, as equity reads them."""
+    return parse_deals(board, seats, board_sizes=BOARD_SIZES)
+
+
+def spots_of(board: list[str], hands: list[list[str] | None]) -> Deals:
+    return parse_spots(pa.array([" ".join(board)]),
+                       [pa.array([" ".join(hand) if hand else None], pa.string()) for hand in hands])
 
 
 def test_reference_ranks_the_categories():
@@ -100,7 +106,7 @@ def test_many_deals_at_once_match_one_by_one():
     deals = [random_deal(rng, rng.choice((3, 4, 5)), rng.randint(1, 6)) for _ in range(60)]
     boards = pa.array([" ".join(board) for board, _ in deals])
     seats = [pa.array([" ".join(hands[s]) if s < len(hands) else "" for _, hands in deals]) for s in range(6)]
-    together = equity.equities(equity.parse_spots(boards, seats))
+    together = equity.equities(parse_spots(boards, seats))
     for row, (board, hands) in enumerate(deals):
         alone = equity.equities(spots_of(board, hands)).equity[0, :len(hands)]
         assert together.equity[row, :len(hands)].tolist() == alone.tolist()
@@ -153,8 +159,8 @@ def test_same_seed_same_numbers_whatever_the_batch():
     other = equity.equities(spots_of([], hands), samples=5000, seed=8)
     assert alone.equity.tolist() == again.equity.tolist() and alone.se.tolist() == again.se.tolist()
     assert alone.equity.tolist() != other.equity.tolist()
-    batch = equity.parse_spots(pa.array(["Qs Jh 2c", "", ""]),
-                               [pa.array(["2c 3c", "Ah As", "Qd Qh"]), pa.array(["4d 5d", "Kd Kc", "Jc Tc"])])
+    batch = parse_spots(pa.array(["Qs Jh 2c", "", ""]),
+                        [pa.array(["2c 3c", "Ah As", "Qd Qh"]), pa.array(["4d 5d", "Kd Kc", "Jc Tc"])])
     together = equity.equities(batch, samples=5000, seed=7)
     assert together.equity[1].tolist() == alone.equity[0].tolist()
     assert together.exact.tolist() == [True, False, False]
@@ -182,13 +188,12 @@ def test_random_picks_are_uniform_five_subsets():
     (None, ["As"], "p1 'As': 1 cards, expected 2"),
 ])
 def test_bad_deals_are_rejected_with_a_reason(board, seats, reason):
-    spots = equity.parse_spots(pa.array([board], pa.string()), [pa.array([s], pa.string()) for s in seats])
+    spots = parse_spots(pa.array([board], pa.string()), [pa.array([s], pa.string()) for s in seats])
     assert reason in spots.reasons[0]
 
 
 def test_boards_with_loose_whitespace_and_x_for_ten():
-    spots = equity.parse_spots(pa.array(["  Xh\tJd  Qc ", None, "Th Jd Qc"]),
-                               [pa.array(["As Ad"] * 3)])
+    spots = parse_spots(pa.array(["  Xh\tJd  Qc ", None, "Th Jd Qc"]), [pa.array(["As Ad"] * 3)])
     assert spots.reasons.tolist() == [None, None, None]
     assert spots.board_size.tolist() == [3, 0, 3]
     assert spots.board[0].tolist() == spots.board[2].tolist()

@@ -6,9 +6,10 @@ evaluation (:mod:`pipeline.poker`), nothing above.
 
 This module owns the hold'em game: its columns (``board``, ``p1`` ...
 ``p10``, ``winners``), the parsing of deals written as text with a reason
-for every deal it refuses, the winners of a deal, the contest's winners
-and the :class:`Holdem` game behind the interface.  The keys of hands are
-:mod:`pipeline.poker.holdem`'s.
+for every deal it refuses (a finished board of five cards, or any of the
+sizes a board shows on its way, :data:`BOARD_SIZES`), the winners of a
+deal, the contest's winners and the :class:`Holdem` game behind the
+interface.  The keys of hands are :mod:`pipeline.poker.holdem`'s.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from pipeline.text import shown, string_column, text_lengths
 MAX_PLAYERS = MAX_SEATS  # the statement's limit, 1 to 10
 HOLE_SIZE = 2
 HOLE_TEXT_WIDTH = notation.text_width(HOLE_SIZE)  # "Ah Kd"
+#: Cards a board shows on its way: preflop, flop, turn and river.
+BOARD_SIZES = (0, 3, 4, BEST_OF)
 
 
 @dataclass
@@ -41,7 +44,8 @@ class Deals:
     Attributes
     ----------
     board : ndarray of shape (n, 5), dtype uint8
-        Card codes of the community cards.
+        Card codes of the community cards; ``cards.DECK_SIZE`` past the
+        last card of an unfinished board.
     holes : ndarray of shape (n, seats, 2), dtype uint8
         Card codes of each seat's hole cards; 0 for an empty seat.
     seated : ndarray of shape (n, seats), dtype bool
@@ -63,6 +67,12 @@ class Deals:
         return Deals(self.board[rows], self.holes[rows], self.seated[rows], self.reasons[rows],
                      self.fields[rows])
 
+    @property
+    def board_size(self) -> NDArray[np.intp]:
+        """Cards on each board: ndarray of shape (n,), dtype intp; 0, 3, 4 or 5 for a valid deal."""
+        size: NDArray[np.intp] = np.count_nonzero(self.board != cards.DECK_SIZE, axis=1)
+        return size
+
 
 def _blank(column: pa.Array) -> np.ndarray:
     """True where a seat's text is null, empty or only whitespace."""
@@ -76,24 +86,36 @@ def _blank(column: pa.Array) -> np.ndarray:
     return blank
 
 
-def parse_deals(board: pa.Array, seats: list[pa.Array]) -> Deals:
+def parse_deals(board: pa.Array | pa.ChunkedArray, seats: list[pa.Array], *,
+                board_sizes: tuple[int, ...] = (BEST_OF,)) -> Deals:
     """Parse deals written as text: a board and up to ten seats.
 
     Parameters
     ----------
     board : pyarrow string array of length n
-        Five cards separated by spaces, e.g. ``"Ah Kd 2c 3s Xh"``.
+        Cards separated by spaces, e.g. ``"Ah Kd 2c 3s Xh"``; null or empty
+        for a board of no cards.
     seats : list of pyarrow string arrays of length n
         Two cards separated by a space per seat, null or empty for an empty
         seat; seat s + 1 is ``seats[s]``.
+    board_sizes : tuple of int
+        The numbers of board cards a deal may show, among :data:`BOARD_SIZES`:
+        five by default, ``BOARD_SIZES`` for unfinished boards too.
 
     Returns
     -------
     Deals
         Codes for every deal and, for each invalid one, why.
+
+    Examples
+    --------
+    >>> deals = parse_deals(pa.array(["Ah Kd 2c", "", "Ah Kd"]), [pa.array(["As Ad"] * 3)],
+    ...                     board_sizes=BOARD_SIZES)
+    >>> deals.board_size.tolist()[:2], deals.reasons.tolist()
+    ([3, 0], [None, None, "board 'Ah Kd': 2 cards, expected 0, 3, 4 or 5"])
     """
     n = len(board)
-    board_codes, board_fits, board_known = notation.card_matrix(board, BEST_OF)
+    board_codes, board_known = parse_boards(board, board_sizes)
     holes, seated, ok = parse_seats(seats, n)
     ok &= board_known & all_distinct(board_codes, holes, seated)
     reasons = np.full(n, None, dtype=object)
@@ -103,10 +125,53 @@ def parse_deals(board: pa.Array, seats: list[pa.Array]) -> Deals:
         seat_text = [column.to_pylist() for column in seats]
         for row in np.flatnonzero(~ok):
             reasons[row], fields[row] = deal_problem(
-                board_text[row], [text[row] for text in seat_text])
+                board_text[row], [text[row] for text in seat_text], board_sizes=board_sizes)
             if reasons[row] is None:  # never score a row the parse refused
                 reasons[row] = "cards not understood"
     return Deals(board_codes, holes, seated, reasons, fields)
+
+
+def parse_boards(board: pa.Array | pa.ChunkedArray,
+                 board_sizes: tuple[int, ...] = (BEST_OF,)) -> tuple[np.ndarray, np.ndarray]:
+    """Parse boards of any of ``board_sizes`` cards.
+
+    Parameters
+    ----------
+    board : pyarrow string array of length n
+        Cards separated by spaces; null or empty for no cards.
+    board_sizes : tuple of int
+        The numbers of cards a board may hold, among :data:`BOARD_SIZES`.
+
+    Returns
+    -------
+    codes : ndarray of shape (n, 5), dtype uint8
+        Card codes, ``cards.DECK_SIZE`` past a board's last card; 0 for the
+        cards of a board that is not understood.
+    known : ndarray of shape (n,), dtype bool
+        The board is an allowed number of known cards.
+    """
+    if not set(board_sizes) <= set(BOARD_SIZES):
+        raise UsageError(f"board sizes {board_sizes}: each one of {BOARD_SIZES}")
+    if board_sizes == (BEST_OF,):
+        # The common case, finished boards: one vectorized read of every row,
+        # which tidies whitespace only when some row needs it.
+        codes, _, known = notation.card_matrix(board, BEST_OF)
+        return codes, known
+    n = len(board)
+    tidy = pc.replace_substring_regex(pc.utf8_trim_whitespace(pc.fill_null(board, "")),
+                                      notation.WHITESPACE, " ")
+    lengths = text_lengths(tidy)
+    # k cards take 3k - 1 characters; any other length is no number of cards.
+    size = np.where(lengths % 3 == 2, (lengths + 1) // 3, np.where(lengths == 0, 0, -1))
+    known = np.isin(size, board_sizes)
+    codes = np.full((n, BEST_OF), cards.DECK_SIZE, dtype=np.uint8)
+    for count in board_sizes:
+        rows = np.flatnonzero(known & (size == count))
+        if count and rows.size:
+            parsed, _, parsed_known = notation.card_matrix(tidy.take(pa.array(rows)), count)
+            codes[rows, :count] = parsed
+            known[rows] &= parsed_known
+    return codes, known
 
 
 def parse_seats(seats: list[pa.Array], n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -65,7 +65,16 @@ from pipeline.formats import readers
 from pipeline.formats.publish import OutputSet
 from pipeline.formats.sources import Source
 from pipeline.formats.writers import TableWriter
-from pipeline.runs.runner import REJECT_SCHEMA, Run, Scoring, Summary, Totals, batch_span, summarize
+from pipeline.runs.runner import (
+    REJECT_SCHEMA,
+    REJECTS_FILE,
+    Run,
+    Scoring,
+    Summary,
+    Totals,
+    batch_span,
+    summarize,
+)
 
 DEFAULT_PARTITION_ROWS = 1 << 20
 DEFAULT_PARTITION_BYTES = 8 << 20  # about 170,000 six-player deals of CSV: many per worker, for balance
@@ -310,9 +319,7 @@ def _submit_and_gather(distributed: Any, client: Any, run: Run, partitions: list
             result = future.result()
             results[result.index] = result
             read += result.totals.read
-            if run.on_progress:
-                elapsed = time.perf_counter() - started
-                run.on_progress(read, read / elapsed if elapsed else 0.0)
+            run.report_progress(read, started)
     except BaseException:
         client.cancel(futures + pending + [o for o in offsets if not isinstance(o, int)]
                       + [f for f in first_lines.values() if not isinstance(f, int)])
@@ -324,7 +331,7 @@ def _finish(run: Run, staging: Path, partitions: list[Partition], results: dict[
             started: float, address: str, workers: int) -> Summary:
     per_source = [Totals.empty(run.game) for _ in run.sources]
     rejects_folder = staging / REJECTS_FOLDER
-    with TableWriter(staging / "rejects.csv", schema=REJECT_SCHEMA, quote_strings=True) as rejects:
+    with TableWriter(staging / REJECTS_FILE, schema=REJECT_SCHEMA, quote_strings=True) as rejects:
         # One partition's rejects at a time, in input order: the client never holds them all.
         for partition in partitions:
             part = rejects_folder / part_name(partition.index, "parquet")
@@ -339,5 +346,5 @@ def _finish(run: Run, staging: Path, partitions: list[Partition], results: dict[
         next_row += done.span
     totals, inputs = summarize(run.game, run.sources, first_rows, per_source)
     cluster = {"scheduler": address, "workers": workers, "partitions": len(partitions)}
-    return run.finish(staging, totals, inputs, started=started, engine="dask", winners=f"{WINNERS_FOLDER}/",
+    return run.finish(staging, totals, inputs, started=started, engine="dask", results=f"{WINNERS_FOLDER}/",
                       extra={"cluster": cluster})

@@ -3,9 +3,10 @@
 Layer: runs (:mod:`pipeline.runs`); imports :mod:`~pipeline.runs.runner`,
 the formats, the hold'em game, pure evaluation and the foundation modules.
 
-This module owns ``pokerpipe equity``: the parsing of deals whose board has
-0, 3, 4 or 5 cards, the enumeration (or sampling) of the cards still to
-come, and the equity table written batch by batch.
+This module owns ``pokerpipe equity``: the enumeration (or sampling) of the
+cards still to come of deals whose board has 0, 3, 4 or 5 cards (parsed by
+:func:`pipeline.games.holdem.parse_deals`), and the equity table written
+batch by batch.
 
 Equity
 ------
@@ -37,8 +38,7 @@ so that every k-way share is a whole number and sums are exact.
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import comb
@@ -47,18 +47,14 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
-from numpy.typing import NDArray
 
 from pipeline.errors import InputError, UsageError
-from pipeline.formats import histories, readers
-from pipeline.formats.publish import OutputSet
+from pipeline.formats import histories
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, Source
-from pipeline.formats.writers import FORMATS, TableWriter, write_json
 from pipeline.games import holdem
 from pipeline.games.base import Scored
 from pipeline.games.tally import Tally
-from pipeline.poker import cards, notation
+from pipeline.poker import cards
 from pipeline.poker.holdem import (
     BEST_OF,
     board_pair_table,
@@ -67,105 +63,15 @@ from pipeline.poker.holdem import (
     plain_table,
     suit_counts,
 )
-from pipeline.runs.runner import (
-    REJECT_SCHEMA,
-    Scoring,
-    Totals,
-    batch_span,
-    reject_lines,
-    stream_sources,
-    summarize,
-)
-from pipeline.text import text_lengths
+from pipeline.runs.runner import BaseRun, BatchOutcome, Scoring, Summary, SummaryParts, Totals
 
-BOARD_SIZES = (0, 3, 4, 5)
+BOARD_SIZES = holdem.BOARD_SIZES  # preflop, flop, turn and river
 DEFAULT_SAMPLES = 20_000
 SPLIT_UNIT = 2520  # lcm(1..10): a k-way share of the pot is a whole number of units
 CHUNK = 1 << 18  # (deal, run-out) pairs scored at a time: bounds memory to a few MB per array
 _RANKS = len(cards.RANKS)
 _SUIT_BITS = 13  # a suit-major card mask: bit 13 * suit + rank
-# Board text length -> card count: "Ah Kd 2c" is 8 characters; -1 for any other length.
-_SIZE_OF_LENGTH = np.full(3 * BEST_OF, -1, dtype=np.int8)
-for _size in BOARD_SIZES:
-    _SIZE_OF_LENGTH[max(3 * _size - 1, 0)] = _size
 _UNITS = np.array([0] + [SPLIT_UNIT // k for k in range(1, holdem.MAX_PLAYERS + 1)], dtype=np.int32)
-
-
-@dataclass
-class Spots:
-    """Parsed deals whose board may be unfinished, one row per deal.
-
-    Attributes
-    ----------
-    board : ndarray of shape (n, 5), dtype uint8
-        Card codes of the board so far; 52 past its last card.
-    board_size : ndarray of shape (n,), dtype int8
-        0, 3, 4 or 5 (-1 for a board that is none of these).
-    holes : ndarray of shape (n, seats, 2), dtype uint8
-    seated : ndarray of shape (n, seats), dtype bool
-    reasons : ndarray of shape (n,), dtype object
-        None for a valid deal, else why it is rejected.
-    """
-
-    board: np.ndarray
-    board_size: np.ndarray
-    holes: np.ndarray
-    seated: np.ndarray
-    reasons: np.ndarray
-
-    def take(self, rows: np.ndarray) -> Spots:
-        """The deals at ``rows`` (an index or a boolean mask)."""
-        return Spots(self.board[rows], self.board_size[rows], self.holes[rows], self.seated[rows],
-                     self.reasons[rows])
-
-
-def parse_spots(board: pa.Array | pa.ChunkedArray, seats: list[pa.Array]) -> Spots:
-    """Parse deals written as text: a board of 0, 3, 4 or 5 cards and up to ten seats.
-
-    Parameters
-    ----------
-    board : pyarrow string array of length n
-        Cards separated by spaces, e.g. ``"Ah Kd 2c"``; null or empty preflop.
-    seats : list of pyarrow string arrays of length n
-        As in :func:`pipeline.games.holdem.parse_deals`.
-
-    Returns
-    -------
-    Spots
-        Codes for every deal and, for each invalid one, why.
-
-    Examples
-    --------
-    >>> spots = parse_spots(pa.array(["Ah Kd 2c", "", "Ah Kd"]), [pa.array(["As Ad"] * 3)])
-    >>> spots.board_size.tolist(), spots.reasons.tolist()
-    ([3, 0, -1], [None, None, "board 'Ah Kd': 2 cards, expected 0, 3, 4 or 5"])
-    """
-    if isinstance(board, pa.ChunkedArray):
-        board = board.combine_chunks()
-    n = len(board)
-    tidy = pc.replace_substring_regex(pc.utf8_trim_whitespace(pc.fill_null(board, "")),
-                                      notation.WHITESPACE, " ")
-    lengths = text_lengths(tidy)
-    size = np.where(lengths < len(_SIZE_OF_LENGTH),
-                    _SIZE_OF_LENGTH[np.clip(lengths, 0, len(_SIZE_OF_LENGTH) - 1)], -1)
-    codes = np.full((n, BEST_OF), cards.DECK_SIZE, dtype=np.uint8)
-    ok = size >= 0
-    for count in BOARD_SIZES[1:]:
-        rows = np.flatnonzero(size == count)
-        if rows.size:
-            parsed, _, known = notation.card_matrix(tidy.take(pa.array(rows)), count)
-            codes[rows, :count] = parsed
-            ok[rows] &= known
-    holes, seated, seats_ok = holdem.parse_seats(seats, n)
-    ok &= seats_ok & holdem.all_distinct(codes, holes, seated)
-    reasons = np.full(n, None, dtype=object)
-    if not ok.all():
-        board_text = board.to_pylist()
-        seat_text = [column.to_pylist() for column in seats]
-        for row in np.flatnonzero(~ok):
-            reasons[row] = holdem.deal_problem(board_text[row], [text[row] for text in seat_text],
-                                               board_sizes=BOARD_SIZES)[0] or "cards not understood"
-    return Spots(codes, size.astype(np.int8), holes, seated, reasons)
 
 
 @dataclass
@@ -191,13 +97,15 @@ class Equity:
     exact: np.ndarray
 
 
-def equities(spots: Spots, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False) -> Equity:
+def equities(deals: holdem.Deals, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+             exact: bool = False) -> Equity:
     """Each seat's equity in every deal.
 
     Parameters
     ----------
-    spots : Spots
-        Valid deals only (``reasons`` all None).
+    deals : Deals
+        Valid deals only (``reasons`` all None), parsed with
+        ``board_sizes=BOARD_SIZES``: the board's cards, then ``cards.DECK_SIZE``.
     samples : int
         Random run-outs drawn for a preflop board (unless ``exact``).
     seed : int
@@ -214,33 +122,34 @@ def equities(spots: Spots, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exa
     --------
     Only a ten (four are left among 44 cards) saves Q J against the aces:
 
-    >>> spots = parse_spots(pa.array(["Ah Kd 2c 3s"]), [pa.array(["As Ad"]), pa.array(["Qs Js"])])
-    >>> equities(spots).equity.tolist() == [[40 / 44, 4 / 44]]
+    >>> deals = holdem.parse_deals(pa.array(["Ah Kd 2c 3s"]), [pa.array(["As Ad"]), pa.array(["Qs Js"])],
+    ...                            board_sizes=BOARD_SIZES)
+    >>> equities(deals).equity.tolist() == [[40 / 44, 4 / 44]]
     True
     """
-    if samples < 2:
-        raise UsageError(f"samples must be at least 2, got {samples}")
-    n, seat_count = spots.seated.shape
+    check_samples(samples)
+    n, seat_count = deals.seated.shape
     equity = np.full((n, seat_count), np.nan)
     se = np.full((n, seat_count), np.nan)
     runouts = np.zeros(n, dtype=np.int64)
     exact_rows = np.ones(n, dtype=bool)
     if not n:
         return Equity(equity, se, runouts, exact_rows)
-    players = spots.seated.sum(axis=1)
+    players = deals.seated.sum(axis=1)
+    board_size = deals.board_size
     # Seated hands first, in seat order: a deal of m players is scored as
     # seats 0..m-1 and put back where they sit.
-    order = np.argsort(~spots.seated, axis=1, kind="stable")
-    holes = np.take_along_axis(spots.holes, order[:, :, None], axis=1)
+    order = np.argsort(~deals.seated, axis=1, kind="stable")
+    holes = np.take_along_axis(deals.holes, order[:, :, None], axis=1)
     for size in BOARD_SIZES:
         for count in range(1, seat_count + 1):
-            rows = np.flatnonzero((spots.board_size == size) & (players == count))
+            rows = np.flatnonzero((board_size == size) & (players == count))
             if not rows.size:
                 continue
             sampled = size == 0 and not exact
             picks = _random_picks(cards.DECK_SIZE - 2 * count, samples, seed) if sampled else \
                 _all_picks(cards.DECK_SIZE - size - 2 * count, BEST_OF - size)
-            totals, squares = _share_sums(spots.board[rows, :size], holes[rows, :count], picks,
+            totals, squares = _share_sums(deals.board[rows, :size], holes[rows, :count], picks,
                                           squares=sampled)
             seats = order[rows, :count]
             mean = totals / (SPLIT_UNIT * len(picks))
@@ -252,6 +161,12 @@ def equities(spots: Spots, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exa
                 variance = (squares / SPLIT_UNIT ** 2 - len(picks) * mean ** 2) / (len(picks) - 1)
                 se[place] = np.sqrt(np.maximum(variance, 0) / len(picks))
     return Equity(equity, se, runouts, exact_rows)
+
+
+def check_samples(samples: int) -> None:
+    """UsageError unless ``samples`` can give a standard error: two run-outs at least."""
+    if samples < 2:
+        raise UsageError(f"samples must be at least 2, got {samples}")
 
 
 @cache
@@ -471,16 +386,17 @@ def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAM
     """
     if not 1 <= len(hands) <= holdem.MAX_PLAYERS:
         raise InputError(f"{len(hands)} hands: give 1 to {holdem.MAX_PLAYERS}")
-    spots = parse_spots(pa.array([spaced_cards(board)]), [pa.array([spaced_cards(hand)]) for hand in hands])
-    if spots.reasons[0] is not None:
-        raise InputError(spots.reasons[0])
-    return equities(spots, samples=samples, seed=seed, exact=exact)
+    deals = holdem.parse_deals(pa.array([spaced_cards(board)]),
+                               [pa.array([spaced_cards(hand)]) for hand in hands], board_sizes=BOARD_SIZES)
+    if deals.reasons[0] is not None:
+        raise InputError(deals.reasons[0])
+    return equities(deals, samples=samples, seed=seed, exact=exact)
 
 
 # --- whole archives -------------------------------------------------------------
 
 
-class EquityRun:
+class EquityRun(BaseRun):
     """Equity of every deal of a list of inputs; call :meth:`execute`.
 
     Reads the inputs of ``pokerpipe run`` (hold'em archives and contest
@@ -492,31 +408,25 @@ class EquityRun:
 
     Parameters
     ----------
-    inputs : list of paths, folders or glob patterns
-    outdir : path of the output folder (created if missing)
-    output_format : "csv" or "parquet"
+    inputs, outdir, output_format, batch_rows, on_progress, on_reject, on_notice :
+        As in :class:`pipeline.runs.runner.BaseRun`; ``output_format`` is the
+        equity table's.
     samples, seed, exact : as in :func:`equities`
-    batch_rows : rows per batch; bounds memory
-    on_progress : called with (rows read so far, rows per second)
-    on_reject : called with one line per rejected row
-    on_notice : called with one line per input passed over, as in a run
     """
 
-    def __init__(self, inputs: list[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
+    results_stem = "equity"
+
+    def __init__(self, inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                  output_format: str = "csv", samples: int = DEFAULT_SAMPLES, seed: int = 0,
                  exact: bool = False, batch_rows: int = DEFAULT_BATCH_ROWS,
                  on_progress: Callable[[int, float], None] | None = None,
                  on_reject: Callable[[str], None] | None = None,
                  on_notice: Callable[[str], None] | None = None) -> None:
-        if output_format not in FORMATS:
-            raise UsageError(f"unknown output format {output_format!r}: expected csv or parquet")
-        if batch_rows < 1:
-            raise UsageError(f"batch_rows must be at least 1, got {batch_rows}")
-        if samples < 2:
-            raise UsageError(f"samples must be at least 2, got {samples}")
-        OutputSet(outdir).check()  # before any input is read, as run does
-        found = readers.find_sources(inputs, on_notice=on_notice)
-        self.sources, self.skipped = found.sources, found.skipped
+        check_samples(samples)  # before any input is read
+        # One thread: a batch's run-outs fill memory in chunks of their own, and the
+        # command has no --threads (yet) to trade memory for speed.
+        super().__init__(inputs, outdir, output_format=output_format, batch_rows=batch_rows, threads=1,
+                         on_progress=on_progress, on_reject=on_reject, on_notice=on_notice)
         for source in self.sources:
             if source.format in histories.FORMATS:
                 # A PHH hand is scored at its showdown, with a full board: nothing left to run out.
@@ -526,12 +436,7 @@ class EquityRun:
         self.seats = holdem.seats_of(columns)
         # The run's rejects, row numbers and accounting, without an expected column.
         self.scoring = Scoring(holdem.GAME.name, columns, None)
-        self.outdir = Path(outdir)
-        self.output_format = output_format
         self.samples, self.seed, self.exact = samples, seed, exact
-        self.batch_rows = batch_rows
-        self.on_progress = on_progress
-        self.on_reject = on_reject
 
     def results_schema(self) -> pa.Schema:
         """Schema of the equity table."""
@@ -540,82 +445,39 @@ class EquityRun:
             fields += [pa.field(f"{name}_equity", pa.float64()), pa.field(f"{name}_equity_se", pa.float64())]
         return pa.schema(fields)
 
-    def process_batch(self, source: Source, batch: Batch,
-                      offset: int) -> tuple[pa.Table, pa.Table, Totals, np.ndarray]:
+    def process_batch(self, source: Source, batch: Batch, offset: int) -> BatchOutcome:
         """Equities of one batch of ``source`` whose rows follow ``offset`` rows of the run.
 
-        Returns the equity rows, the rejected rows, the batch's counts and
-        whether each scored deal was enumerated exactly.
+        The batch's outcomes count the deals enumerated exactly (``exact``)
+        and those sampled (``sampled``).
         """
         table = batch.table
-        spots = parse_spots(table.column("board"), [table.column(name) for name in self.seats])
-        ok = spots.reasons == None  # noqa: E711 (elementwise)
-        result = equities(spots.take(ok), samples=self.samples, seed=self.seed, exact=self.exact)
+        deals = holdem.parse_deals(table.column(holdem.BOARD_COLUMN),
+                                   [table.column(name) for name in self.seats], board_sizes=BOARD_SIZES)
+        ok = deals.reasons == None  # noqa: E711 (elementwise)
+        result = equities(deals.take(ok), samples=self.samples, seed=self.seed, exact=self.exact)
         columns = {"row": pa.array((batch.rows + offset)[ok]), "runouts": pa.array(result.runouts),
                    "exact": pa.array(result.exact)}
         for seat, name in enumerate(self.seats):
             columns[f"{name}_equity"] = pa.array(result.equity[:, seat], from_pandas=True)
             columns[f"{name}_equity_se"] = pa.array(result.se[:, seat], from_pandas=True)
         results = pa.table(columns, schema=self.results_schema())
-        scored = Scored(results, ok, spots.reasons, Tally.zeros(holdem.GAME.categories), np.zeros(0, np.int8),
-                        np.zeros(0, dtype=object))
-        totals = Totals.empty(holdem.GAME.name)
-        totals.read = table.num_rows + len(batch.unreadable)
-        totals.scored = int(ok.sum())
-        totals.blank_lines = batch.blank_lines
-        totals.span = batch_span(batch)
-        return results, self.scoring.rejects(source, batch, scored, offset), totals, result.exact
+        exact_deals = int(result.exact.sum())
+        scored = Scored(results, ok, deals.reasons, Tally.zeros(holdem.GAME.categories), np.zeros(0, np.int8),
+                        np.zeros(0, dtype=object),
+                        {"exact": exact_deals, "sampled": len(result.exact) - exact_deals})
+        return BatchOutcome(results, self.scoring.rejects(source, batch, scored, offset),
+                            Totals.of_batch(batch, scored))
 
-    def execute(self) -> dict[str, Any]:
-        """Score every input; write the outputs and return the summary written."""
-        started = time.perf_counter()
-        per_source = [Totals.empty(holdem.GAME.name) for _ in self.sources]
-        exact_deals = read_so_far = 0
-        table_name = f"equity.{self.output_format}"
-        with OutputSet(self.outdir) as staged:
-            with TableWriter(staged.path / table_name, schema=self.results_schema()) as table, \
-                    TableWriter(staged.path / "rejects.csv", schema=REJECT_SCHEMA,
-                                quote_strings=True) as rejects:
+    def summary_parts(self, folder: Path, totals: Totals, inputs: list[dict[str, Any]], *, engine: str,
+                      extra: Summary) -> SummaryParts:
+        """The command, the deals enumerated and sampled, and how preflop boards were run out.
 
-                def write(place: int, done: tuple[pa.Table, pa.Table, Totals, NDArray[np.bool_]]) -> None:
-                    nonlocal exact_deals, read_so_far
-                    results, rejected, counts, exact = done
-                    table.write(results)
-                    rejects.write(rejected)
-                    if self.on_reject:
-                        for line in reject_lines(rejected):
-                            self.on_reject(line)
-                    per_source[place] += counts
-                    exact_deals += int(exact.sum())
-                    read_so_far += counts.read
-                    if self.on_progress:
-                        elapsed = time.perf_counter() - started
-                        self.on_progress(read_so_far, read_so_far / elapsed if elapsed else 0.0)
-
-                # One thread: a batch's run-outs fill memory in chunks of their own, and the
-                # command has no --threads (yet) to trade memory for speed.
-                first_rows = stream_sources(self.sources, self.scoring.columns, batch_rows=self.batch_rows,
-                                            threads=1, process=self.process_batch, consume=write)
-            totals, inputs = summarize(holdem.GAME.name, self.sources, first_rows, per_source)
-            return self._finish(staged.path, totals, inputs, exact_deals, started, table_name)
-
-    def _finish(self, folder: Path, totals: Totals, inputs: list[dict[str, Any]], exact_deals: int,
-                started: float, table_name: str) -> dict[str, Any]:
-        """Write summary.json into ``folder`` (the staging folder) and return it."""
-        elapsed = time.perf_counter() - started
-        summary = {
-            "command": "equity",
-            "inputs": inputs,
-            "skipped_inputs": self.skipped,
-            "rows_read": totals.read,
-            "rows_scored": totals.scored,
-            "rows_rejected": totals.rejected,
-            "deals": {"exact": exact_deals, "sampled": totals.scored - exact_deals},
-            "preflop": {"exact": self.exact, "samples": None if self.exact else self.samples,
-                        "seed": None if self.exact else self.seed},
-            "outputs": {"equity": table_name, "rejects": "rejects.csv"},
-            "elapsed_seconds": round(elapsed, 3),
-            "rows_per_second": round(totals.read / elapsed) if elapsed else None,
-        }
-        write_json(folder / "summary.json", summary)
-        return summary
+        Equity runs on the local engine only, which its summary does not name.
+        """
+        return SummaryParts(
+            head={"command": "equity"},
+            fields={"deals": {"exact": totals.outcomes.get("exact", 0),
+                              "sampled": totals.outcomes.get("sampled", 0)},
+                    "preflop": {"exact": self.exact, "samples": None if self.exact else self.samples,
+                                "seed": None if self.exact else self.seed}})

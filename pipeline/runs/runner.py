@@ -14,6 +14,13 @@ the same per-batch work (:meth:`Scoring.process_batch`: scoring, rejects,
 statistics) and close with the same outputs (:meth:`Run.finish`), published
 as one set (:mod:`pipeline.formats.publish`).
 
+What every run over a list of inputs shares is :class:`BaseRun`: the
+checks of its arguments, its sources, the local engine's loop over them
+(:class:`LocalEngine`), the accounting of each batch (:meth:`Totals.of_batch`)
+and the summary's common fields (:meth:`BaseRun.finish`).  ``pokerpipe
+run`` is :class:`Run`; ``pokerpipe equity``
+(:class:`pipeline.runs.equity.EquityRun`) is the other.
+
 Row numbers
 -----------
 ``row`` numbers every data row of the run in input order, starting at 1;
@@ -28,10 +35,11 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -51,6 +59,7 @@ from pipeline.text import listed
 REJECT_SCHEMA = pa.schema([("row", pa.int64()), ("source", pa.string()),
                            ("source_row", pa.int64()), ("line", pa.int64()),
                            ("reason", pa.string()), ("raw", pa.string())])
+REJECTS_FILE = "rejects.csv"
 MISMATCHES_KEPT = 20
 #: summary.json as a run returns it.
 Summary = dict[str, Any]
@@ -109,6 +118,23 @@ class Totals:
     @classmethod
     def empty(cls, game: str) -> Totals:
         return cls(Tally.zeros(registry.get(game).categories))
+
+    @classmethod
+    def of_batch(cls, batch: Batch, scored: Scored) -> Totals:
+        """The counts of one scored batch: every row read is scored, rejected or set apart.
+
+        Parameters
+        ----------
+        batch : Batch
+            The rows read, with the unreadable ones and the PHH hands set apart.
+        scored : Scored
+            The batch after scoring: ``ok`` (shape (n,), bool) the rows scored,
+            ``tally`` and ``outcome_counts`` what they add up to.
+        """
+        read = batch.table.num_rows + len(batch.unreadable) + sum(
+            batch.counts.get(name, 0) for name in histories.SET_APART)
+        return cls(scored.tally, read=read, scored=int(scored.ok.sum()), blank_lines=batch.blank_lines,
+                   span=batch_span(batch), outcomes=dict(scored.outcome_counts), counts=dict(batch.counts))
 
     @property
     def rejected(self) -> int:
@@ -185,7 +211,7 @@ class Scoring:
         """Score one batch of ``source`` whose rows follow ``offset`` rows of the run."""
         scored = self.score(batch.table)
         rows = batch.rows + offset
-        totals = Totals(scored.tally, outcomes=dict(scored.outcome_counts))
+        totals = Totals.of_batch(batch, scored)
         results = scored.results.add_column(0, "row", pa.array(rows[scored.ok]))
         if self.expected:
             expected = batch.table.column(self.expected).filter(pa.array(scored.ok))
@@ -193,12 +219,6 @@ class Scoring:
             results = results.append_column("expected", expected)
         for name in self.carried:
             results = results.append_column(name, batch.table.column(name).filter(pa.array(scored.ok)))
-        totals.counts = dict(batch.counts)
-        totals.read = batch.table.num_rows + len(batch.unreadable) + sum(
-            batch.counts.get(name, 0) for name in histories.SET_APART)
-        totals.scored = int(scored.ok.sum())
-        totals.blank_lines = batch.blank_lines
-        totals.span = batch_span(batch)
         return BatchOutcome(results, self.rejects(source, batch, scored, offset), totals)
 
     @staticmethod
@@ -317,65 +337,108 @@ def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None,
     return Scoring(played.name, read + carried, expected, carried, best_five)
 
 
-class Run:
-    """A configured run over a list of inputs; call :meth:`execute`.
+@dataclass
+class SummaryParts:
+    """A run's own fields of summary.json, around those every run writes.
+
+    summary.json holds, in order: ``head``; the ``inputs``, ``rows_read``
+    and ``rows_scored``; ``rows``; ``rows_rejected``; ``fields``; the
+    ``outputs`` (the results table and rejects.csv, then ``outputs``);
+    ``tail``; then ``elapsed_seconds`` and ``rows_per_second``.
+    """
+
+    head: Summary
+    rows: dict[str, int] = field(default_factory=dict)
+    fields: Summary = field(default_factory=dict)
+    outputs: dict[str, str] = field(default_factory=dict)
+    tail: Summary = field(default_factory=dict)
+
+
+class BaseRun(ABC):
+    """What every run over a list of inputs shares; a run of its own adds its per-batch work.
+
+    The arguments are checked and the output folder looked at before any
+    input is read; the sources are opened.  :class:`LocalEngine` reads them
+    in batches, hands each to :meth:`process_batch`, writes the results
+    table and ``rejects.csv`` and closes with :meth:`finish`, published as
+    one set (:class:`pipeline.formats.publish.OutputSet`).
+
+    A run of its own sets ``scoring`` (the game, the columns read, and how
+    a batch's rejects are written) and ``results_stem``, and gives
+    :meth:`results_schema`, :meth:`process_batch` and :meth:`summary_parts`.
 
     Parameters
     ----------
     inputs : list of paths, folders or glob patterns
     outdir : path of the output folder (created if missing)
-    output_format : "csv" or "parquet", for the winners table
-    game : a registered game's name (:func:`pipeline.games.names`), or None to
-        detect it from the inputs' columns
+    output_format : "csv" or "parquet", for the results table
     batch_rows : rows per batch; bounds memory
-    threads : scoring threads of the local engine; None for the cores the
-        process may run on, 1 for one thread doing everything in turn
+    threads : threads of the local engine; None for the cores the process
+        may run on, 1 for one thread doing everything in turn
     on_progress : called with (rows read so far, rows per second)
     on_reject : called with one line per rejected row
     on_notice : called with one line per input passed over (see
         :func:`pipeline.formats.readers.find_sources`)
-    best_five : add each hand's best five cards and description to the winners
     """
 
+    #: The results table's file name, less the format: ``winners``, ``equity``.
+    results_stem: ClassVar[str]
+    scoring: Scoring
+
     def __init__(self, inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
-                 output_format: str = "csv", game: str | None = None, best_five: bool = False,
-                 batch_rows: int = DEFAULT_BATCH_ROWS, threads: int | None = None,
+                 output_format: str = "csv", batch_rows: int = DEFAULT_BATCH_ROWS, threads: int | None = None,
                  on_progress: Callable[[int, float], None] | None = None,
                  on_reject: Callable[[str], None] | None = None,
                  on_notice: Callable[[str], None] | None = None) -> None:
         if output_format not in FORMATS:
             raise UsageError(f"unknown output format {output_format!r}: expected csv or parquet")
-        if game is not None:
-            registry.get(game)  # an unknown game is a usage error before any input is read
         if batch_rows < 1:
             raise UsageError(f"batch_rows must be at least 1, got {batch_rows}")
         if threads is not None and threads < 1:
             raise UsageError(f"threads must be at least 1, got {threads}")
-        self.threads = threads or available_cores()
         OutputSet(outdir).check()  # before any input is read: a folder in the way says so at once
         found = readers.find_sources(inputs, on_notice=on_notice)
         self.sources, self.skipped = found.sources, found.skipped
         self.outdir = Path(outdir)
         self.output_format = output_format
         self.batch_rows = batch_rows
+        self.threads = threads or available_cores()
         self.on_progress = on_progress
         self.on_reject = on_reject
-        self.histories = any(source.format in histories.FORMATS for source in self.sources)
-        self._scoring = scoring_for({str(source.path): source.columns for source in self.sources},
-                                    game=game, best_five=best_five,
-                                    carried=histories.CARRIED if self.histories else ())
-        self.game = self._scoring.game
-        self.columns = self._scoring.columns
 
     @property
-    def scoring(self) -> Scoring:
-        """The per-batch work of this run, as shipped to cluster workers."""
-        return self._scoring
+    def game(self) -> str:
+        """The game of the inputs."""
+        return self.scoring.game
 
-    def execute(self, engine: Engine | None = None) -> Summary:
-        """Run every input through the pipeline on ``engine`` (default: :class:`LocalEngine` with
-        this run's threads); return the summary written."""
-        return (engine or LocalEngine(threads=self.threads)).execute(self)
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The columns read from each input."""
+        return self.scoring.columns
+
+    @property
+    def results_name(self) -> str:
+        """The results table's file name in the output folder."""
+        return f"{self.results_stem}.{self.output_format}"
+
+    @abstractmethod
+    def results_schema(self) -> pa.Schema:
+        """Schema of the results table."""
+
+    @abstractmethod
+    def process_batch(self, source: Source, batch: Batch, offset: int) -> BatchOutcome:
+        """The results, rejects and counts of one batch of ``source`` whose rows follow ``offset``
+        rows of the run; called on the engine's threads."""
+
+    @abstractmethod
+    def summary_parts(self, folder: Path, totals: Totals, inputs: list[dict[str, Any]], *, engine: str,
+                      extra: Summary) -> SummaryParts:
+        """Write this run's own outputs into ``folder``; return its fields of summary.json
+        (``inputs``: the summary's entries of the inputs)."""
+
+    def execute(self) -> Summary:
+        """Run every input on the local engine with this run's threads; return the summary written."""
+        return LocalEngine(threads=self.threads).execute(self)
 
     def report_rejects(self, rejects: pa.Table) -> None:
         """Hand each rejected row's line to ``on_reject``."""
@@ -383,37 +446,98 @@ class Run:
             for line in reject_lines(rejects):
                 self.on_reject(line)
 
+    def report_progress(self, read: int, started: float) -> None:
+        """Hand the rows read so far and their rate since ``started`` to ``on_progress``."""
+        if self.on_progress:
+            elapsed = time.perf_counter() - started
+            self.on_progress(read, read / elapsed if elapsed else 0.0)
+
     def finish(self, folder: Path, totals: Totals, inputs: list[dict[str, Any]], *, started: float,
-               engine: str, winners: str, extra: dict[str, Any] | None = None) -> Summary:
-        """Write categories.csv, ties.csv and summary.json into ``folder`` (the staging folder of
-        the run's output set) from a run's totals; return the summary."""
+               engine: str, results: str, extra: Summary | None = None) -> Summary:
+        """Write this run's own outputs and summary.json into ``folder`` (the staging folder of
+        the run's output set) from a run's totals; return the summary.
+
+        ``results`` names the results table (a file, or a folder of parts);
+        ``engine`` and ``extra`` say where the run ran.
+        """
         elapsed = time.perf_counter() - started
-        category_table, tie_table = totals.tally.category_table(), totals.tally.tie_table()
-        write_table(folder / "categories.csv", category_table)
-        write_table(folder / "ties.csv", tie_table)
+        own = self.summary_parts(folder, totals, inputs, engine=engine, extra=extra or {})
         summary = {
-            "game": self.game,
-            "engine": engine,
-            **(extra or {}),
+            **own.head,
             "inputs": inputs,
             "skipped_inputs": self.skipped,
             "rows_read": totals.read,
             "rows_scored": totals.scored,
-            **(histories.row_counts(totals.counts) if self.histories else {}),
+            **own.rows,
             "rows_rejected": totals.rejected,
-            **({"set_apart": histories.reasons(totals.counts, "set_apart")} if self.histories else {}),
-            "outcomes": totals.outcomes,
-            "expected": None if not self.scoring.expected else {
-                "column": self.scoring.expected, **totals.mismatches.summary(),
-                **(histories.expected_counts(totals.counts, inputs) if self.histories else {})},
-            "outputs": {"winners": winners, "rejects": "rejects.csv",
-                        "categories": "categories.csv", "ties": "ties.csv"},
-            "statistics": {"categories": category_table.to_pylist(), "ties": tie_table.to_pylist()},
+            **own.fields,
+            "outputs": {self.results_stem: results, "rejects": REJECTS_FILE, **own.outputs},
+            **own.tail,
             "elapsed_seconds": round(elapsed, 3),
             "rows_per_second": round(totals.read / elapsed) if elapsed else None,
         }
         write_json(folder / "summary.json", summary)
         return summary
+
+
+class Run(BaseRun):
+    """A configured ``pokerpipe run`` over a list of inputs; call :meth:`execute`.
+
+    Parameters
+    ----------
+    inputs, outdir, output_format, batch_rows, threads, on_progress, on_reject, on_notice :
+        As in :class:`BaseRun`; ``output_format`` is the winners table's.
+    game : a registered game's name (:func:`pipeline.games.registry.names`), or None to
+        detect it from the inputs' columns
+    best_five : add each hand's best five cards and description to the winners
+    """
+
+    results_stem = "winners"
+
+    def __init__(self, inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
+                 output_format: str = "csv", game: str | None = None, best_five: bool = False,
+                 batch_rows: int = DEFAULT_BATCH_ROWS, threads: int | None = None,
+                 on_progress: Callable[[int, float], None] | None = None,
+                 on_reject: Callable[[str], None] | None = None,
+                 on_notice: Callable[[str], None] | None = None) -> None:
+        if game is not None:
+            registry.get(game)  # an unknown game is a usage error before any input is read
+        super().__init__(inputs, outdir, output_format=output_format, batch_rows=batch_rows, threads=threads,
+                         on_progress=on_progress, on_reject=on_reject, on_notice=on_notice)
+        self.histories = any(source.format in histories.FORMATS for source in self.sources)
+        #: The per-batch work of this run, as shipped to cluster workers.
+        self.scoring = scoring_for({str(source.path): source.columns for source in self.sources},
+                                   game=game, best_five=best_five,
+                                   carried=histories.CARRIED if self.histories else ())
+
+    def execute(self, engine: Engine | None = None) -> Summary:
+        """Run every input through the pipeline on ``engine`` (default: :class:`LocalEngine` with
+        this run's threads); return the summary written."""
+        return (engine or LocalEngine(threads=self.threads)).execute(self)
+
+    def results_schema(self) -> pa.Schema:
+        return self.scoring.results_schema()
+
+    def process_batch(self, source: Source, batch: Batch, offset: int) -> BatchOutcome:
+        return self.scoring.process_batch(source, batch, offset)
+
+    def summary_parts(self, folder: Path, totals: Totals, inputs: list[dict[str, Any]], *, engine: str,
+                      extra: Summary) -> SummaryParts:
+        """Write categories.csv and ties.csv; the game, the engine, outcomes, checks and statistics."""
+        category_table, tie_table = totals.tally.category_table(), totals.tally.tie_table()
+        write_table(folder / "categories.csv", category_table)
+        write_table(folder / "ties.csv", tie_table)
+        return SummaryParts(
+            head={"game": self.game, "engine": engine, **extra},
+            rows=histories.row_counts(totals.counts) if self.histories else {},
+            fields={
+                **({"set_apart": histories.reasons(totals.counts, "set_apart")} if self.histories else {}),
+                "outcomes": totals.outcomes,
+                "expected": None if not self.scoring.expected else {
+                    "column": self.scoring.expected, **totals.mismatches.summary(),
+                    **(histories.expected_counts(totals.counts, inputs) if self.histories else {})}},
+            outputs={"categories": "categories.csv", "ties": "ties.csv"},
+            tail={"statistics": {"categories": category_table.to_pylist(), "ties": tie_table.to_pylist()}})
 
 
 class Engine(Protocol):
@@ -428,41 +552,37 @@ class Engine(Protocol):
 
 @dataclass(frozen=True)
 class LocalEngine:
-    """This process: batches read in this thread, scored on ``threads`` threads and written
+    """This process: batches read in this thread, processed on ``threads`` threads and written
     by one more, in input order (:func:`pipeline.runs.threads.run_ordered`), so the outputs do
-    not depend on the number of threads."""
+    not depend on the number of threads.  Runs a :class:`Run` or any other :class:`BaseRun`."""
 
     threads: int = 1
 
-    def execute(self, run: Run) -> Summary:
+    def execute(self, run: BaseRun) -> Summary:
         started = time.perf_counter()
-        scoring = run.scoring
         per_source = [Totals.empty(run.game) for _ in run.sources]
-        winners_name = f"winners.{run.output_format}"
         with OutputSet(run.outdir) as staged:
-            with TableWriter(staged.path / winners_name, schema=scoring.results_schema(),
-                             quote_strings=scoring.quote_winners) as winners, \
-                    TableWriter(staged.path / "rejects.csv", schema=REJECT_SCHEMA,
+            with TableWriter(staged.path / run.results_name, schema=run.results_schema(),
+                             quote_strings=run.scoring.quote_winners) as results, \
+                    TableWriter(staged.path / REJECTS_FILE, schema=REJECT_SCHEMA,
                                 quote_strings=True) as rejects:
                 read_so_far = 0
 
                 def write(index: int, outcome: BatchOutcome) -> None:
                     nonlocal read_so_far
-                    winners.write(outcome.results)
+                    results.write(outcome.results)
                     rejects.write(outcome.rejects)
                     run.report_rejects(outcome.rejects)
                     per_source[index] += outcome.totals
                     read_so_far += outcome.totals.read
-                    if run.on_progress:
-                        elapsed = time.perf_counter() - started
-                        run.on_progress(read_so_far, read_so_far / elapsed if elapsed else 0.0)
+                    run.report_progress(read_so_far, started)
 
                 first_rows = stream_sources(run.sources, run.columns, batch_rows=run.batch_rows,
-                                            threads=self.threads, process=scoring.process_batch,
+                                            threads=self.threads, process=run.process_batch,
                                             consume=write)
             totals, inputs = summarize(run.game, run.sources, first_rows, per_source)
             return run.finish(staged.path, totals, inputs, started=started, engine="local",
-                              winners=winners_name)
+                              results=run.results_name)
 
 
 def stream_sources(sources: Sequence[Source], columns: tuple[str, ...], *, batch_rows: int,
