@@ -6,8 +6,9 @@ This module owns the user-facing commands.  It parses arguments, calls the
 library and turns exactly the library's own errors
 (:class:`pipeline.errors.PokerpipeError`) into a one-line error and a
 non-zero exit; any other exception is a bug and keeps its traceback.
-SIGTERM and SIGHUP stop a command the way Ctrl-C does: what it was writing
-is removed and nothing half-written is published.
+Ctrl-C, SIGTERM and SIGHUP stop a command alike: what it was writing is
+removed, nothing half-written is published, and the exit status is 128 +
+the signal (130 for Ctrl-C), with one line saying so.
 """
 
 from __future__ import annotations
@@ -347,8 +348,8 @@ def stats(results: str, plot_path: str | None, as_json: bool) -> None:
 
 
 class Stopped(BaseException):
-    """A stop signal (SIGTERM, SIGHUP) raised where the program is, so every
-    ``finally`` and context manager on the way out cleans up as for Ctrl-C.
+    """A stop signal (SIGINT, SIGTERM, SIGHUP) raised where the program is, so
+    every ``finally`` and context manager on the way out cleans up.
 
     A BaseException, like KeyboardInterrupt, so no ``except Exception`` can
     swallow it.
@@ -391,11 +392,18 @@ class _NoPandas(importlib.abc.MetaPathFinder):
             raise ModuleNotFoundError(f"No module named {name!r} (not needed by this command)", name=name)
 
 
+#: Signals that stop a command, cleaning up on the way out: exit status 128 + the signal.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
 def main() -> None:
     """Entry point of the ``pokerpipe`` console script."""
     _without_pandas(sys.argv[1:])
-    for stop_signal in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(stop_signal, _stop)
+    for stop_signal in STOP_SIGNALS:
+        # Ctrl-C too: as a KeyboardInterrupt, click would turn it into "Aborted!" and status 1.
+        # A signal ignored when the program starts (nohup, a background job) stays ignored.
+        if signal.getsignal(stop_signal) is not signal.SIG_IGN:
+            signal.signal(stop_signal, _stop)
     try:
         cli()
     except Stopped as stopped:
