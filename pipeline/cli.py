@@ -118,12 +118,16 @@ class _Report:
 @click.option("--scheduler", metavar="ADDRESS",
               help="Dask scheduler to use, like tcp://host:8786 (with --engine dask); "
                    "a local cluster when omitted.")
+@click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="With --scheduler: seconds for the address to answer as a dask scheduler, "
+                   "then for it to have a worker.")
 @click.option("--best-five", is_flag=True,
               help="Add each hand's best five cards (pN_best) and its description (pN_hand).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
 def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | None,
-        batch_rows: int, threads: int | None, engine: str, scheduler: str | None, best_five: bool,
-        quiet: bool) -> None:
+        batch_rows: int, threads: int | None, engine: str, scheduler: str | None, connect_timeout: float,
+        best_five: bool, quiet: bool) -> None:
     """Score games files, contest files, deal archives or PHH hand histories into OUTDIR.
 
     INPUTS are CSV (also .gz, .bz2, .zst), Parquet, contest or PHH (.phh,
@@ -143,6 +147,11 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
             cluster.require_dask()
         except ImportError as error:
             raise click.ClickException(str(error)) from None
+        if scheduler is not None:
+            try:
+                cluster.check_address(scheduler)
+            except PokerpipeError as error:  # before any input is read
+                raise click.BadParameter(str(error), param_hint="'--scheduler'") from None
 
     report = _Report(quiet=quiet)
     try:
@@ -150,7 +159,8 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
                          best_five=best_five, batch_rows=batch_rows, threads=threads,
                          on_progress=report.progress, on_reject=report.reject)
         summary = configured.execute(LocalEngine(threads=configured.threads) if engine == "local"
-                                     else cluster.DaskEngine(scheduler=scheduler))
+                                     else cluster.DaskEngine(scheduler=scheduler,
+                                                             connect_timeout=connect_timeout))
     except PokerpipeError as error:
         report.progress.close()
         raise click.ClickException(str(error)) from None

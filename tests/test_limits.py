@@ -67,3 +67,108 @@ def test_a_signal_ignored_at_start_stays_ignored():
     stdout, stderr = process.communicate("1\nAh Kd 2c 3s Xh\nAs Ad\n", timeout=TIMEOUT)
     assert process.returncode == 0, stderr
     assert stdout == "1\n"
+
+
+# --- a scheduler address that is not a dask scheduler ---------------------------------
+
+
+@pytest.fixture
+def games(tmp_path) -> Path:
+    path = tmp_path / "games.csv"
+    path.write_text("Hand1,Hand2\nAAAQQ,QQAAA\n88822,QQ777\n")
+    return path
+
+
+@pytest.fixture
+def previous(games, tmp_path) -> tuple[Path, dict[str, bytes]]:
+    """An OUTDIR holding a complete earlier run, and its files."""
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "pipeline", "run", str(games), "-o", str(out), "-q"],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    return out, contents(out)
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+def run_dask(games: Path, out: Path, scheduler: str,
+             *extra: str) -> tuple[subprocess.CompletedProcess, float]:
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "pipeline", "run", str(games), "-o", str(out), "-q",
+                           "--engine", "dask", "--scheduler", scheduler, *extra],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    return done, time.monotonic() - started
+
+
+def one_line(stderr: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    return lines[0]
+
+
+@pytest.fixture
+def http_server():
+    """A real HTTP server on 127.0.0.1: it accepts a connection and waits for a request."""
+    import http.server
+    import threading
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"tcp://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_server_that_is_not_a_dask_scheduler_fails_within_the_connect_timeout(games, previous, http_server):
+    out, before = previous
+    done, elapsed = run_dask(games, out, http_server, "--connect-timeout", "2")
+    assert done.returncode == 1
+    assert one_line(done.stderr) == (f"Error: {http_server} accepts connections but did not answer as a dask "
+                                     f"scheduler within 2 s (--connect-timeout): is it a dask scheduler's "
+                                     f"address?")
+    assert elapsed < 30  # start-up and the 2 s, not dask's wait without end
+    assert contents(out) == before
+
+
+def test_a_port_where_nothing_listens_fails_at_once(games, previous):
+    import socket
+
+    with socket.socket() as probe:  # a port that was free a moment ago, and closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    out, before = previous
+    done, _ = run_dask(games, out, f"tcp://127.0.0.1:{port}")
+    assert done.returncode == 1
+    assert one_line(done.stderr) == f"Error: cannot reach the dask scheduler at tcp://127.0.0.1:{port}: " \
+                                    f"Connection refused"
+    assert contents(out) == before
+
+
+@pytest.mark.parametrize("address", ["not a url", "tcp://host", "http://127.0.0.1:8786", "tcp://host:99999"])
+def test_a_malformed_scheduler_address_is_a_usage_error(games, previous, address):
+    out, before = previous
+    done, _ = run_dask(games, out, address)
+    assert done.returncode == 2
+    assert f"Invalid value for '--scheduler': scheduler address {address!r}: expected one like " \
+           f"tcp://HOST:8786" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert contents(out) == before
+
+
+def test_a_scheduler_without_workers_fails_within_the_connect_timeout(games, previous):
+    from distributed import LocalCluster
+
+    out, before = previous
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                      dashboard_address=None) as empty:
+        address = empty.scheduler_address
+        done, elapsed = run_dask(games, out, address, "--connect-timeout", "2")
+    assert done.returncode == 1
+    assert one_line(done.stderr) == (f"Error: the dask scheduler at {address} has no worker after 2 s "
+                                     f"(--connect-timeout): start one with dask worker {address}")
+    assert elapsed < 30
+    assert contents(out) == before
