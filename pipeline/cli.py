@@ -77,6 +77,27 @@ class _Progress:
             click.echo("", err=True)
 
 
+class _RunoutProgress:
+    """Run-outs scored so far of one deal's equity, on stderr, once the work has taken a second."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.started = time.monotonic()
+        self.shown = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self.enabled and now - self.started >= 1.0 and now - self.shown >= 0.25:
+            self.shown = now
+            rate = done / (now - self.started)
+            click.echo(f"\r{done:,} of {total:,} run-outs  {rate:,.0f} run-outs/s", err=True, nl=False)
+
+    def close(self) -> None:
+        if self.shown:
+            click.echo("", err=True)
+            self.shown = 0.0
+
+
 class _Report:
     """What a run says on stderr as it goes: progress, and the first rejected rows, then a count."""
 
@@ -213,13 +234,20 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
     """
     from pipeline.runs import equity as equities
 
+    if samples > equities.MAX_SAMPLES:
+        raise click.BadParameter(f"{samples:,} is more than {equities.MAX_SAMPLES:,}, the most whose "
+                                 f"sums stay exact", param_hint="'--samples'")
     if hands:
         if inputs or outdir:
             raise click.UsageError("give either INPUTS with -o OUTDIR or --hand (one deal), not both")
+        progress = _RunoutProgress(enabled=not quiet and sys.stderr.isatty())
         try:
-            result = equities.deal_equity(list(hands), board, samples=samples, seed=seed, exact=exact)
+            result = equities.deal_equity(list(hands), board, samples=samples, seed=seed, exact=exact,
+                                          on_progress=progress)
         except PokerpipeError as error:
             raise BadInput(str(error)) from None
+        finally:
+            progress.close()
         for seat, hand in enumerate(hands):
             spread = "" if result.exact[0] else f" ± {result.se[0, seat]:.4f}"
             click.echo(f"{equities.spaced_cards(hand)}  {result.equity[0, seat]:.4f}{spread}")

@@ -10,6 +10,9 @@ fails the test instead of stalling the suite.
 from __future__ import annotations
 
 import os
+import re
+import resource
+import select
 import signal
 import subprocess
 import sys
@@ -19,6 +22,7 @@ from pathlib import Path
 import pytest
 
 TIMEOUT = 120  # seconds for any one process; each takes a few
+MIB = 1 << 20
 
 
 def pokerpipe(*args: str, **options) -> subprocess.Popen:
@@ -172,3 +176,50 @@ def test_a_scheduler_without_workers_fails_within_the_connect_timeout(games, pre
                                      f"(--connect-timeout): start one with dask worker {address}")
     assert elapsed < 30
     assert contents(out) == before
+
+
+# --- equity: memory flat in --samples ------------------------------------------------
+
+
+def limited(megabytes: int):
+    """A preexec_fn that caps the child's address space, as ``ulimit -v`` does."""
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (megabytes * MIB, megabytes * MIB))
+
+
+def test_a_billion_samples_run_in_flat_memory_with_progress_until_ctrl_c():
+    # Held at once, a billion run-outs take gigabytes (one array of the old draw alone was 2 GB):
+    # drawn chunk by chunk they run under 800 MB, show their progress on a terminal, and stop at Ctrl-C.
+    terminal, stderr = os.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "pipeline", "equity", "--hand", "AhAs", "--hand", "KdKc",
+                                "--samples", "1000000000"], stdout=subprocess.PIPE, stderr=stderr,
+                               preexec_fn=limited(800))
+    os.close(stderr)
+    shown, done = b"", 0
+    deadline = time.monotonic() + TIMEOUT
+    try:
+        while done < 3_000_000:  # a dozen chunks: well past what one chunk holds
+            assert process.poll() is None, shown.decode(errors="replace")[-2000:]
+            assert time.monotonic() < deadline, shown[-2000:]
+            if select.select([terminal], [], [], 0.5)[0]:
+                shown += os.read(terminal, 1 << 16)
+                counts = re.findall(rb"([0-9,]+) of 1,000,000,000 run-outs", shown)
+                done = int(counts[-1].replace(b",", b"")) if counts else 0
+        os.kill(process.pid, signal.SIGINT)
+        stdout, _ = process.communicate(timeout=TIMEOUT)
+        while True:  # the rest of what it wrote on its terminal, up to its end
+            try:
+                chunk = os.read(terminal, 1 << 16)
+            except OSError:  # EIO: nothing left, the process has gone
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=TIMEOUT)
+        os.close(terminal)
+    assert process.returncode == 130
+    assert stdout == b""
+    last = shown.decode().replace("\r\n", "\n").split("\n")[-2:]
+    assert last == ["pokerpipe: stopped by SIGINT; nothing half-written was published", ""], shown[-500:]
