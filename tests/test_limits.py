@@ -167,8 +167,9 @@ def test_a_scheduler_without_workers_fails_within_the_connect_timeout(games, pre
     from distributed import LocalCluster
 
     out, before = previous
+    # dashboard_address ":0": None still serves HTTP on 8787, and warns when another run holds it.
     with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
-                      dashboard_address=None) as empty:
+                      dashboard_address=":0") as empty:
         address = empty.scheduler_address
         done, elapsed = run_dask(games, out, address, "--connect-timeout", "2")
     assert done.returncode == 1
@@ -190,9 +191,9 @@ def test_a_billion_samples_run_in_flat_memory_with_progress_until_ctrl_c():
     # Held at once, a billion run-outs take gigabytes (one array of the old draw alone was 2 GB):
     # drawn chunk by chunk they run under 800 MB, show their progress on a terminal, and stop at Ctrl-C.
     terminal, stderr = os.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "pipeline", "equity", "--hand", "AhAs", "--hand", "KdKc",
-                                "--samples", "1000000000"], stdout=subprocess.PIPE, stderr=stderr,
-                               preexec_fn=limited(800))
+    command = [sys.executable, "-m", "pipeline", "equity", "--hand", "AhAs", "--hand", "KdKc",
+               "--samples", "1000000000"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, preexec_fn=limited(800))
     os.close(stderr)
     shown, done = b"", 0
     deadline = time.monotonic() + TIMEOUT
