@@ -8,7 +8,9 @@ library and turns exactly the library's own errors
 non-zero exit; any other exception is a bug and keeps its traceback.
 Ctrl-C, SIGTERM and SIGHUP stop a command alike: what it was writing is
 removed, nothing half-written is published, and the exit status is 128 +
-the signal (130 for Ctrl-C), with one line saying so.
+the signal (130 for Ctrl-C), with one line saying so.  Memory or threads
+running out are expected failures too (:func:`pipeline.errors.exhausted`):
+one line naming the limit in force.
 """
 
 from __future__ import annotations
@@ -20,13 +22,15 @@ import sys
 import time
 
 import click
+import pyarrow as pa
 
 from pipeline import __version__
-from pipeline.errors import InputError, PokerpipeError
+from pipeline.errors import InputError, PokerpipeError, ResourceError, resource_limits
 from pipeline.formats import readers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.formats.writers import FORMATS
 from pipeline.games import holdem, larvis, registry
+from pipeline.runs.threads import fit_address_space
 from pipeline.text import shown
 
 MAX_REJECT_LINES = 20
@@ -437,17 +441,26 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 def main() -> None:
     """Entry point of the ``pokerpipe`` console script."""
     _without_pandas(sys.argv[1:])
+    fit_address_space()
+    # The stop signals raise Stopped between read blocks.  pyarrow's own handler, set around each
+    # read_csv call, would start a thread per call, and a thread that cannot start (short of
+    # memory) aborts the process from C++ with no message.
+    pa.enable_signal_handlers(False)
     for stop_signal in STOP_SIGNALS:
         # Ctrl-C too: as a KeyboardInterrupt, click would turn it into "Aborted!" and status 1.
         # A signal ignored when the program starts (nohup, a background job) stays ignored.
         if signal.getsignal(stop_signal) is not signal.SIG_IGN:
             signal.signal(stop_signal, _stop)
     try:
-        cli()
+        with resource_limits():  # memory or threads running out outside a run's outputs, too
+            cli()
     except Stopped as stopped:
         name = signal.Signals(stopped.signum).name
         click.echo(f"pokerpipe: stopped by {name}; nothing half-written was published", err=True)
         sys.exit(128 + stopped.signum)
+    except ResourceError as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

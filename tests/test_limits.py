@@ -224,3 +224,96 @@ def test_a_billion_samples_run_in_flat_memory_with_progress_until_ctrl_c():
     assert stdout == b""
     last = shown.decode().replace("\r\n", "\n").split("\n")[-2:]
     assert last == ["pokerpipe: stopped by SIGINT; nothing half-written was published", ""], shown[-500:]
+
+
+# --- memory and threads running out -------------------------------------------------
+
+#: Environment of a limited child: numpy's BLAS threads (unused here) would take a share of
+#: the limit that depends on the machine's cores.
+LIMITED_ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+
+
+def imported_size() -> int:
+    """Address space of a process that has imported the command line, in MiB: the floor of any limit."""
+    done = subprocess.run([sys.executable, "-c", "import pipeline.cli, pipeline.runs.runner; "
+                           "print(open('/proc/self/statm').read().split()[0])"],
+                          capture_output=True, text=True, timeout=TIMEOUT, env=LIMITED_ENV, check=True)
+    return int(done.stdout) * os.sysconf("SC_PAGE_SIZE") // MIB
+
+
+def limits(address_space: int, stack: int | None = None):
+    """A preexec_fn setting the child's address space (and thread stacks) in MiB, as ulimit -v, -s."""
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (address_space * MIB, address_space * MIB))
+        if stack is not None:
+            resource.setrlimit(resource.RLIMIT_STACK, (stack * MIB, stack * MIB))
+    return apply
+
+
+def run_limited(preexec, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True, text=True,
+                          timeout=TIMEOUT, env=LIMITED_ENV, preexec_fn=preexec)
+
+
+@pytest.fixture(scope="module")
+def many_deals(tmp_path_factory) -> Path:
+    from pipeline.runs.generate import generate
+
+    path = tmp_path_factory.mktemp("deals") / "deals.csv"
+    generate(path, game="holdem", rows=1_200_000, players=6, seed=8)
+    return path
+
+
+@pytest.mark.parametrize("command", ["run", "equity"])
+def test_running_out_of_memory_is_one_line_naming_the_limit(games, many_deals, tmp_path, command):
+    # Room for the program and for small batches, not for 1.2 million rows read at once.
+    limit = imported_size() + 256
+    preexec = limits(limit)
+    out = tmp_path / "out"
+    small = run_limited(preexec, "run", str(games), "-o", str(out), "-q")
+    assert small.returncode == 0, small.stderr  # the limit leaves room for a run
+    before = contents(out)
+    done = run_limited(preexec, command, str(many_deals), "-o", str(out), "-q", "--batch-rows", "2000000")
+    assert done.returncode == 1
+    line = one_line(done.stderr)
+    assert line.startswith(f"Error: out of memory under the address-space limit of {limit:,} MiB "
+                           f"(ulimit -v): raise the limit, or lower --batch-rows ("), line
+    assert contents(out) == before  # the previous set, whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.csv", "out"]  # no staging folder left
+
+
+def test_a_thread_that_cannot_start_is_one_line_naming_the_limit(games, tmp_path):
+    # Stacks of 512 MiB in an address space with room for one: the run's threads cannot all start.
+    limit = imported_size() + 700
+    out = tmp_path / "out"
+    done = run_limited(limits(limit, stack=512), "run", str(games), "-o", str(out), "-q", "--threads", "8",
+                       "--batch-rows", "1")
+    assert done.returncode == 1
+    line = one_line(done.stderr)
+    assert line.startswith(f"Error: cannot start a thread under the address-space limit of {limit:,} MiB "
+                           f"(ulimit -v) with stacks of 512 MiB (ulimit -s): raise the limit, or lower "
+                           f"--threads ("), line
+    assert not out.exists()
+
+
+def test_memory_errors_flow_through_the_output_set_as_one_line_errors(tmp_path):
+    import pyarrow as pa
+
+    from pipeline.errors import ResourceError
+    from pipeline.formats.publish import OutputSet
+
+    out = tmp_path / "out"
+    with OutputSet(out) as first:
+        (first.path / "summary.json").write_text("{}")
+    for error in (MemoryError(), pa.ArrowMemoryError("malloc of size 904640 failed"),
+                  RuntimeError("can't start new thread"),
+                  pa.ArrowException("Unknown error: Failed to launch worker thread: Resource temporarily "
+                                    "unavailable")):
+        with pytest.raises(ResourceError) as raised, OutputSet(out) as staged:
+            (staged.path / "summary.json").write_text('{"half": true}')
+            raise error
+        assert raised.value.__cause__ is error and "\n" not in str(raised.value)
+        assert (out / "summary.json").read_text() == "{}"  # the previous set, whole
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    with pytest.raises(RuntimeError, match="a bug"), OutputSet(out):  # anything else stays itself
+        raise RuntimeError("a bug")

@@ -45,7 +45,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
-from pipeline.errors import OutputError, UsageError, os_reason
+from pipeline.errors import OutputError, UsageError, exhausted, os_reason
 
 #: Every name a run may leave in OUTDIR, whatever its command, format and engine.
 OUTPUT_NAMES = frozenset({
@@ -133,7 +133,9 @@ class OutputSet:
     Use as a context manager; write every output under :attr:`path` (the
     staging folder).  Leaving the block normally publishes the set as
     OUTDIR; leaving it by an exception (``KeyboardInterrupt`` included)
-    deletes the staging folder and leaves OUTDIR as it was.  Nothing at all
+    deletes the staging folder and leaves OUTDIR as it was.  An exception
+    that means memory or threads ran out (:func:`pipeline.errors.exhausted`)
+    comes out as a :class:`~pipeline.errors.ResourceError` naming the limit.  Nothing at all
     is created when the block fails, not even OUTDIR's parent folders.
 
     Raises
@@ -209,6 +211,10 @@ class OutputSet:
                  traceback: TracebackType | None) -> None:
         if kind is not None:
             self._discard()
+            # The machine running out of memory or threads is no bug: say so in one line.
+            resource_error = exhausted(value) if value is not None else None
+            if resource_error is not None:
+                raise resource_error from value
             return
         try:
             self._publish()
