@@ -133,10 +133,11 @@ class OutputSet:
     Use as a context manager; write every output under :attr:`path` (the
     staging folder).  Leaving the block normally publishes the set as
     OUTDIR; leaving it by an exception (``KeyboardInterrupt`` included)
-    deletes the staging folder and leaves OUTDIR as it was.  An exception
-    that means memory or threads ran out (:func:`pipeline.errors.exhausted`)
-    comes out as a :class:`~pipeline.errors.ResourceError` naming the limit.  Nothing at all
-    is created when the block fails, not even OUTDIR's parent folders.
+    deletes the staging folder and leaves OUTDIR as it was.  Nothing at all
+    is created when the block fails, not even OUTDIR's parent folders.  An
+    exception that means memory or threads ran out
+    (:func:`pipeline.errors.exhausted`) comes out as a
+    :class:`~pipeline.errors.ResourceError` naming the limit.
 
     Raises
     ------
