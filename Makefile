@@ -35,7 +35,7 @@ test: $(STAMP)
 test-all: $(STAMP)
 	$(BIN)/python -m pytest -q -m ''
 
-## Benchmark scoring against eval7, treys, phevaluator; one core, all cores, dask; PHH; PokerStars; equity
+## Benchmark scoring against eval7, treys, phevaluator; one core, all cores, dask; PHH; PokerStars; equity; bad bytes
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/bench_keys.py
@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_phh.py
 	$(BIN)/python bench/bench_pokerstars.py
 	$(BIN)/python bench/bench_equity.py
+	$(BIN)/python bench/bench_bad_bytes.py
 
 ## Execute every notebook headless
 notebooks: $(STAMP)

@@ -6,8 +6,11 @@ This module owns the user-facing commands.  It parses arguments, calls the
 library and turns exactly the library's own errors
 (:class:`pipeline.errors.PokerpipeError`) into a one-line error and a
 non-zero exit; any other exception is a bug and keeps its traceback.
-SIGTERM and SIGHUP stop a command the way Ctrl-C does: what it was writing
-is removed and nothing half-written is published.
+Ctrl-C, SIGTERM and SIGHUP stop a command alike: what it was writing is
+removed, nothing half-written is published, and the exit status is 128 +
+the signal (130 for Ctrl-C), with one line saying so.  Memory or threads
+running out are expected failures too (:func:`pipeline.errors.exhausted`):
+one line naming the limit in force.
 """
 
 from __future__ import annotations
@@ -20,13 +23,15 @@ import time
 from typing import Any
 
 import click
+import pyarrow as pa
 
 from pipeline import __version__
-from pipeline.errors import InputError, PokerpipeError
+from pipeline.errors import InputError, PokerpipeError, ResourceError, resource_limits
 from pipeline.formats import readers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.formats.writers import FORMATS
 from pipeline.games import holdem, larvis, registry
+from pipeline.runs.threads import fit_address_space
 from pipeline.text import escaped, shown
 
 MAX_REJECT_LINES = 20
@@ -75,6 +80,27 @@ class _Progress:
     def close(self) -> None:
         if self.enabled and self.shown:
             click.echo("", err=True)
+
+
+class _RunoutProgress:
+    """Run-outs scored so far of one deal's equity, on stderr, once the work has taken a second."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.started = time.monotonic()
+        self.shown = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self.enabled and now - self.started >= 1.0 and now - self.shown >= 0.25:
+            self.shown = now
+            rate = done / (now - self.started)
+            click.echo(f"\r{done:,} of {total:,} run-outs  {rate:,.0f} run-outs/s", err=True, nl=False)
+
+    def close(self) -> None:
+        if self.shown:
+            click.echo("", err=True)
+            self.shown = 0.0
 
 
 class _Report:
@@ -140,12 +166,16 @@ class _Report:
 @click.option("--scheduler", metavar="ADDRESS",
               help="Dask scheduler to use, like tcp://host:8786 (with --engine dask); "
                    "a local cluster when omitted.")
+@click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="With --scheduler: seconds for the address to answer as a dask scheduler, "
+                   "then for it to have a worker.")
 @click.option("--best-five", is_flag=True,
               help="Add each hand's best five cards (pN_best) and its description (pN_hand).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
 def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | None,
-        batch_rows: int, threads: int | None, engine: str, scheduler: str | None, best_five: bool,
-        quiet: bool) -> None:
+        batch_rows: int, threads: int | None, engine: str, scheduler: str | None, connect_timeout: float,
+        best_five: bool, quiet: bool) -> None:
     """Score games files, contest files, deal archives or hand histories into OUTDIR.
 
     INPUTS are CSV (also .gz, .bz2, .zst), Parquet, contest, PHH (.phh,
@@ -165,6 +195,11 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
             cluster.require_dask()
         except ImportError as error:
             raise click.ClickException(str(error)) from None
+        if scheduler is not None:
+            try:
+                cluster.check_address(scheduler)
+            except PokerpipeError as error:  # before any input is read
+                raise click.BadParameter(str(error), param_hint="'--scheduler'") from None
 
     report = _Report(quiet=quiet)
     try:
@@ -173,7 +208,8 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
                          on_progress=report.progress, on_reject=report.reject,
                          on_notice=report.notice)
         summary = configured.execute(LocalEngine(threads=configured.threads) if engine == "local"
-                                     else cluster.DaskEngine(scheduler=scheduler))
+                                     else cluster.DaskEngine(scheduler=scheduler,
+                                                             connect_timeout=connect_timeout))
     except PokerpipeError as error:
         report.progress.close()
         raise click.ClickException(str(error)) from None
@@ -219,13 +255,20 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
     """
     from pipeline.runs import equity as equities
 
+    if samples > equities.MAX_SAMPLES:
+        raise click.BadParameter(f"{samples:,} is more than {equities.MAX_SAMPLES:,}, the most whose "
+                                 f"sums stay exact", param_hint="'--samples'")
     if hands:
         if inputs or outdir:
             raise click.UsageError("give either INPUTS with -o OUTDIR or --hand (one deal), not both")
+        progress = _RunoutProgress(enabled=not quiet and sys.stderr.isatty())
         try:
-            result = equities.deal_equity(list(hands), board, samples=samples, seed=seed, exact=exact)
+            result = equities.deal_equity(list(hands), board, samples=samples, seed=seed, exact=exact,
+                                          on_progress=progress)
         except PokerpipeError as error:
             raise BadInput(str(error)) from None
+        finally:
+            progress.close()
         for seat, hand in enumerate(hands):
             spread = "" if result.exact[0] else f" ± {result.se[0, seat]:.4f}"
             click.echo(f"{equities.spaced_cards(hand)}  {result.equity[0, seat]:.4f}{spread}")
@@ -366,8 +409,8 @@ def stats(results: str, plot_path: str | None, as_json: bool) -> None:
 
 
 class Stopped(BaseException):
-    """A stop signal (SIGTERM, SIGHUP) raised where the program is, so every
-    ``finally`` and context manager on the way out cleans up as for Ctrl-C.
+    """A stop signal (SIGINT, SIGTERM, SIGHUP) raised where the program is, so
+    every ``finally`` and context manager on the way out cleans up.
 
     A BaseException, like KeyboardInterrupt, so no ``except Exception`` can
     swallow it.
@@ -410,17 +453,33 @@ class _NoPandas(importlib.abc.MetaPathFinder):
             raise ModuleNotFoundError(f"No module named {name!r} (not needed by this command)", name=name)
 
 
+#: Signals that stop a command, cleaning up on the way out: exit status 128 + the signal.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
 def main() -> None:
     """Entry point of the ``pokerpipe`` console script."""
     _without_pandas(sys.argv[1:])
-    for stop_signal in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(stop_signal, _stop)
+    fit_address_space()
+    # The stop signals raise Stopped between read blocks.  pyarrow's own handler, set around each
+    # read_csv call, would start a thread per call, and a thread that cannot start (short of
+    # memory) aborts the process from C++ with no message.
+    pa.enable_signal_handlers(False)
+    for stop_signal in STOP_SIGNALS:
+        # Ctrl-C too: as a KeyboardInterrupt, click would turn it into "Aborted!" and status 1.
+        # A signal ignored when the program starts (nohup, a background job) stays ignored.
+        if signal.getsignal(stop_signal) is not signal.SIG_IGN:
+            signal.signal(stop_signal, _stop)
     try:
-        cli()
+        with resource_limits():  # memory or threads running out outside a run's outputs, too
+            cli()
     except Stopped as stopped:
         name = signal.Signals(stopped.signum).name
         click.echo(f"pokerpipe: stopped by {name}; nothing half-written was published", err=True)
         sys.exit(128 + stopped.signum)
+    except ResourceError as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -10,11 +10,22 @@ traceback.
 
 ``InputError`` and ``UsageError`` are also ``ValueError`` so that code that
 caught the library's ``ValueError`` keeps working.
+
+The machine running out is an expected failure too: memory (a
+``MemoryError``, pyarrow's ``ArrowMemoryError``, numpy's failed allocation)
+or a thread that cannot start.  :func:`exhausted` tells those apart from
+bugs and words them as a :class:`ResourceError` naming the limit in force
+(``ulimit -v``, ``ulimit -d``, a cgroup's memory, the machine's memory).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import resource
+from collections.abc import Iterator
+from pathlib import Path
 
 
 class PokerpipeError(Exception):
@@ -57,3 +68,105 @@ def os_reason(error: OSError, path: str | os.PathLike[str] | None = None) -> Out
     where = error.filename if error.filename is not None else path
     reason = error.strerror or str(error) or type(error).__name__
     return OutputError(f"{where}: {reason}" if where is not None else reason)
+
+
+class ResourceError(PokerpipeError):
+    """The machine refused memory or a thread: the message names the limit in force."""
+
+
+# What the libraries say when a thread cannot start: Python's threading, and
+# pyarrow's thread pools (an ArrowException "Unknown error").
+_THREAD_FAILURES = ("can't start new thread", "Failed to launch worker thread")
+_MIB = 1 << 20
+
+
+def exhausted(error: BaseException) -> ResourceError | None:
+    """A ResourceError for an error that means memory or threads ran out; None for any other.
+
+    >>> print(exhausted(KeyError("x")))
+    None
+    >>> str(exhausted(RuntimeError("can't start new thread"))).startswith("cannot start a thread")
+    True
+    """
+    text = " ".join(str(error).split())[:160] or type(error).__name__
+    if isinstance(error, MemoryError) or (isinstance(error, OSError) and error.errno == errno.ENOMEM):
+        return ResourceError(f"out of memory under {memory_limit()}: raise the limit, or lower "
+                             f"--batch-rows ({text})")
+    if isinstance(error, (RuntimeError, OSError)) or type(error).__module__.startswith("pyarrow"):
+        if any(failure in str(error) for failure in _THREAD_FAILURES):
+            return ResourceError(f"cannot start a thread under {thread_limit()}: raise the limit, or "
+                                 f"lower --threads ({text})")
+    return None
+
+
+@contextlib.contextmanager
+def resource_limits() -> Iterator[None]:
+    """Raise a :class:`ResourceError` instead of an error that means memory or threads ran out."""
+    try:
+        yield
+    except BaseException as error:
+        resource_error = exhausted(error)
+        if resource_error is None:
+            raise
+        raise resource_error from error
+
+
+def memory_limit() -> str:
+    """The limit on this process's memory, in words: the lowest of those set.
+
+    ``ulimit -v`` (address space) and ``ulimit -d`` (data), then a cgroup's
+    ``memory.max``, then the machine's memory.
+    """
+    for limit, name, flag in ((resource.RLIMIT_AS, "address-space", "ulimit -v"),
+                              (resource.RLIMIT_DATA, "data", "ulimit -d")):
+        soft, _ = resource.getrlimit(limit)
+        if soft != resource.RLIM_INFINITY:
+            return f"the {name} limit of {soft / _MIB:,.0f} MiB ({flag})"
+    cgroup = _cgroup_memory()
+    if cgroup is not None:
+        return f"the cgroup memory limit of {cgroup / _MIB:,.0f} MiB"
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (OSError, ValueError):
+        return "the machine's memory"
+    return f"the machine's memory of {total / _MIB:,.0f} MiB"
+
+
+def thread_limit() -> str:
+    """What bounds the threads this process may start, in words."""
+    address_space, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if address_space != resource.RLIM_INFINITY:
+        # Every thread reserves its stack in the address space.
+        stack, _ = resource.getrlimit(resource.RLIMIT_STACK)
+        each = "" if stack == resource.RLIM_INFINITY else \
+            f" with stacks of {stack / _MIB:,.0f} MiB (ulimit -s)"
+        return f"the address-space limit of {address_space / _MIB:,.0f} MiB (ulimit -v){each}"
+    processes, _ = resource.getrlimit(resource.RLIMIT_NPROC)
+    if processes != resource.RLIM_INFINITY:
+        return f"the limit of {processes:,} processes and threads (ulimit -u)"
+    return "the system's limit on threads"
+
+
+def _cgroup_memory() -> int | None:
+    """The memory limit of this process's cgroup (v2 ``memory.max``, v1 ``memory.limit_in_bytes``),
+    in bytes; None when unset or unknown."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        number, controllers, where = line.split(":", 2)
+        if number == "0" and not controllers:
+            found = Path("/sys/fs/cgroup") / where.lstrip("/") / "memory.max"
+        elif "memory" in controllers.split(","):
+            found = Path("/sys/fs/cgroup/memory") / where.lstrip("/") / "memory.limit_in_bytes"
+        else:
+            continue
+        try:
+            value = found.read_text().strip()
+        except OSError:
+            continue
+        # v1 writes "no limit" as the largest page-aligned 64-bit number.
+        if value.isdigit() and int(value) < 1 << 62:
+            return int(value)
+    return None

@@ -161,3 +161,63 @@ def string_column(matrix: np.ndarray, *, validity: pa.Buffer | None = None,
     data = np.ascontiguousarray(matrix)
     offsets = _fixed_offsets(n, width) if n else pa.py_buffer(np.zeros(1, np.int32))
     return pa.StringArray.from_buffers(n, offsets, pa.py_buffer(data), validity, null_count)
+
+
+def utf8_faults(data: np.ndarray) -> np.ndarray:
+    """Where bytes break UTF-8, found for the whole array at once.
+
+    A byte is flagged when it cannot start or continue a well-formed
+    sequence: a byte never used by UTF-8 (``C0``, ``C1``, ``F5``-``FF``), a
+    lead byte not followed by its continuation bytes (or followed by a
+    second byte that makes an overlong form, a surrogate or a code point
+    past U+10FFFF), or a continuation byte that no lead byte before it
+    claims.  Line ends are ASCII, so a fault never spills into the next
+    line: the flags fall inside the line that holds the ill-formed bytes.
+    The array decodes as UTF-8 exactly when nothing is flagged.
+
+    Parameters
+    ----------
+    data : ndarray of shape (n,), dtype uint8
+
+    Returns
+    -------
+    faults : ndarray of shape (n,), dtype bool
+
+    Examples
+    --------
+    "né" in UTF-8, then in cp1252 (0xE9 starts a three-byte sequence that never comes):
+
+    >>> np.flatnonzero(utf8_faults(np.frombuffer(b"n\\xc3\\xa9\\nn\\xe9\\n", np.uint8))).tolist()
+    [5]
+    """
+    n = len(data)
+
+    def ahead(values: np.ndarray, k: int, fill: int | bool) -> np.ndarray:
+        shifted = np.full(n, fill, dtype=values.dtype)
+        shifted[:max(n - k, 0)] = values[k:]
+        return shifted
+
+    def behind(values: np.ndarray, k: int) -> np.ndarray:
+        shifted = np.zeros(n, dtype=bool)
+        shifted[k:] = values[:max(n - k, 0)]
+        return shifted
+
+    cont = (data & 0xC0) == 0x80
+    lead2 = (data >= 0xC2) & (data <= 0xDF)
+    lead3 = (data & 0xF0) == 0xE0
+    lead4 = (data >= 0xF0) & (data <= 0xF4)
+    faults = (data == 0xC0) | (data == 0xC1) | (data >= 0xF5)
+    cont1, cont2, cont3 = ahead(cont, 1, False), ahead(cont, 2, False), ahead(cont, 3, False)
+    faults |= lead2 & ~cont1
+    faults |= lead3 & ~(cont1 & cont2)
+    faults |= lead4 & ~(cont1 & cont2 & cont3)
+    # The second byte's range rules out overlong forms, surrogates and code points past U+10FFFF.
+    second = ahead(data, 1, 0)
+    faults |= ((data == 0xE0) & (second < 0xA0)) | ((data == 0xED) & (second > 0x9F))
+    faults |= ((data == 0xF0) & (second < 0x90)) | ((data == 0xF4) & (second > 0x8F))
+    # A continuation byte must be the 2nd, 3rd or 4th byte of a sequence its lead started.
+    claimed = behind(lead2 | lead3 | lead4, 1) | (behind(lead3 | lead4, 2) & behind(cont, 1)) \
+        | (behind(lead4, 3) & behind(cont, 2) & behind(cont, 1))
+    faults |= cont & ~claimed
+    flagged: np.ndarray = faults
+    return flagged

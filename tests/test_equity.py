@@ -166,6 +166,40 @@ def test_same_seed_same_numbers_whatever_the_batch():
     assert together.exact.tolist() == [True, False, False]
 
 
+def test_same_seed_same_numbers_whatever_the_chunk():
+    # Three sample blocks' worth, scored in chunks aligned with the blocks, astride them, and whole.
+    batch = parse_spots(pa.array(["", "", "", "Qs Jh 2c"]),
+                               [pa.array(["Ah As", "7c 2d", "Js Ts", "2c 3c"]),
+                                pa.array(["Kd Kc", "Ah Kd", "Ah Qd", "4d 5d"]),
+                                pa.array([None, "9h 9d", None, "Kh Kc"])])
+    samples = 2 * equity.SAMPLE_BLOCK + 1234
+    results = [equity.equities(batch, samples=samples, seed=11, chunk=chunk)
+               for chunk in (equity.CHUNK, 5_000, equity.SAMPLE_BLOCK, samples, 999)]
+    first = results[0]
+    assert first.runouts.tolist() == [samples] * 3 + [903]  # C(43, 2) flop run-outs, three players
+    for other in results[1:]:
+        np.testing.assert_array_equal(other.equity, first.equity)  # exact equality: the same draws
+        np.testing.assert_array_equal(other.se, first.se)
+    assert equity.equities(batch, samples=samples, seed=12).equity.tolist() != first.equity.tolist()
+
+
+def test_progress_counts_every_runout_of_every_deal():
+    batch = parse_spots(pa.array(["", "Qs Jh 2c"]), [pa.array(["Ah As", "2c 3c"]),
+                                                            pa.array(["Kd Kc", "4d 5d"])])
+    seen: list[tuple[int, int]] = []
+    equity.equities(batch, samples=50_000, chunk=20_000,
+                    on_progress=lambda done, total: seen.append((done, total)))
+    assert len(seen) > 3 and seen[-1] == (50_000 + 990, 50_000 + 990)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_more_samples_than_sums_can_hold_exactly_are_refused(runner):
+    with pytest.raises(ValueError, match="samples must be 2 to 1,000,000,000,000"):
+        equity.equities(parse_spots(pa.array([""]), [pa.array(["Ah As"])]), samples=10 ** 12 + 1)
+    result = runner.invoke(cli, ["equity", "--hand", "AhAs", "--hand", "KdKc", "--samples", str(10 ** 13)])
+    assert result.exit_code == 2 and "more than 1,000,000,000,000" in result.output
+
+
 def test_random_picks_are_uniform_five_subsets():
     picks = equity._random_picks(8, 56_000, seed=1)
     assert (np.diff(picks.astype(int), axis=1) > 0).all() and picks.max() < 8

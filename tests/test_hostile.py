@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import random
 import re
 import tempfile
 from contextlib import contextmanager
@@ -577,6 +578,37 @@ def test_bytes_that_are_not_utf8_are_a_rejected_row(runner, tmp_path, line):
     winners, rejects = check_accounting(out, json.loads((out / "summary.json").read_text()))
     assert winners.column("row").to_pylist() == [1, 3]
     assert rejects.column("raw").to_pylist() == [line.decode("utf-8", errors="replace")]
+
+
+def test_many_lines_that_are_not_utf8_are_each_rejected_and_every_other_line_scored(runner, tmp_path):
+    # Several read blocks' worth, bad bytes of every kind anywhere in a line, every line end:
+    # each bad line is found on its own, even when its neighbours are bad too.
+    rng = random.Random(19)
+    bad_bytes = [b"\xe9", b"\xc3", b"\x80", b"\xbf\xbf", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
+                 b"\xf8", b"\xe2\x82", b"\xf0\x9f\x83"]
+    valid = [b"AAAQQ,QQAAA,", b"88822,QQ777,Jos\xc3\xa9", b"23456,KKKQQ,\xf0\x9f\x82\xa1",
+             b"22345,33456,\xe2\x82\xac"]
+    text, bad = [b"Hand1,Hand2,note\n"], {}
+    for number in range(2, 80_002):
+        line = rng.choice(valid)
+        if rng.random() < 0.4:
+            at = rng.randint(0, len(line))
+            line = line[:at] + rng.choice(bad_bytes) + line[at:]
+            bad[number] = line.decode("utf-8", errors="replace")
+        text.append(line + rng.choice([b"\n", b"\r\n", b"\r"]))
+    text[-1] = text[-1].rstrip(b"\r\n")  # the last line without an end
+    path = tmp_path / "games.csv"
+    path.write_bytes(b"".join(text))
+    assert path.stat().st_size > readers.CSV_BLOCK_BYTES  # two pieces at least
+    out = tmp_path / "out"
+    result = invoke(runner, ["run", str(path), "-o", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    winners, rejects = check_accounting(out, json.loads((out / "summary.json").read_text()))
+    assert rejects.column("line").to_pylist() == list(bad)
+    assert rejects.column("raw").to_pylist() == list(bad.values())
+    assert set(rejects.column("reason").to_pylist()) == {"bytes that are not UTF-8 text"}
+    assert winners.column("row").to_pylist() == [n - 1 for n in range(2, 80_002) if n not in bad]
+    assert set(winners.column("winner").to_pylist()) <= {"Hand 1", "Hand 2", "Tie"}
 
 
 def test_a_failed_run_keeps_the_outputs_of_the_last_good_one(runner, tmp_path):

@@ -56,7 +56,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
-from pipeline.errors import OutputError, PokerpipeError, UsageError, os_reason
+from pipeline.errors import OutputError, PokerpipeError, UsageError, exhausted, os_reason
 from pipeline.text import listed, shown
 
 #: Every name a run may leave in OUTDIR, whatever its command, format and engine.
@@ -181,7 +181,10 @@ class OutputSet:
     staging folder).  Leaving the block normally publishes the set as
     OUTDIR; leaving it by an exception (``KeyboardInterrupt`` included)
     deletes the staging folder and leaves OUTDIR as it was.  Nothing at all
-    is created when the block fails, not even OUTDIR's parent folders.
+    is created when the block fails, not even OUTDIR's parent folders.  An
+    exception that means memory or threads ran out
+    (:func:`pipeline.errors.exhausted`) comes out as a
+    :class:`~pipeline.errors.ResourceError` naming the limit.
 
     OUTDIR as a symbolic link publishes into the folder it leads to
     (:attr:`target`); the link itself is never replaced.
@@ -278,6 +281,10 @@ class OutputSet:
                  traceback: TracebackType | None) -> None:
         if kind is not None:
             self._discard()
+            # The machine running out of memory or threads is no bug: say so in one line.
+            resource_error = exhausted(value) if value is not None else None
+            if resource_error is not None:
+                raise resource_error from value
             return
         try:
             self._publish()

@@ -54,7 +54,7 @@ from pipeline.formats.sources import (
     format_suffix,
 )
 from pipeline.games import holdem, registry
-from pipeline.text import listed, shown, text_lengths
+from pipeline.text import listed, shown, text_lengths, utf8_faults
 
 CSV_SUFFIXES = (".csv", ".tsv")
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -773,24 +773,42 @@ class LineSplitter:
                 return b""
 
     def _utf8_lines(self, piece: bytes, first_line: int, replaced: dict[int, tuple[str, str]]) -> bytes:
-        """``piece`` with every line that is not UTF-8 emptied and recorded in ``replaced``."""
-        while True:
-            try:
-                pa.array([piece], pa.binary()).cast(pa.string())
-                return piece
-            except pa.ArrowInvalid:
-                pass
-            try:
-                piece.decode("utf-8")
-                return piece  # pyarrow and Python disagree: trust Python
-            except UnicodeDecodeError as error:
-                start = max(piece.rfind(b"\n", 0, error.start), piece.rfind(b"\r", 0, error.start)) + 1
-                end = _first_end(piece, error.start)
-                end = len(piece) if end < 0 else end
-                number = first_line + _line_ends(piece[:start])
-                replaced[number] = (piece[start:end].decode("utf-8", errors="replace"),
-                                    "bytes that are not UTF-8 text")
-                piece = piece[:start] + _STAND_IN.rstrip(b"\n") + piece[end:]
+        """``piece`` with every line that is not UTF-8 replaced by a stand-in and recorded in ``replaced``.
+
+        One pass over the whole piece finds every bad line
+        (:func:`pipeline.text.utf8_faults`), so a piece costs the same
+        whether one line or all of them are bad; only the text of each bad
+        line is decoded on its own, for its reject.
+        """
+        try:
+            pa.array([piece], pa.binary()).cast(pa.string())
+            return piece  # the common case: one validation in C, nothing else
+        except pa.ArrowInvalid:
+            pass
+        data = np.frombuffer(piece, dtype=np.uint8)
+        faults = np.flatnonzero(utf8_faults(data))
+        if not faults.size:
+            return piece
+        newline = data == ord("\n")
+        ret = data == ord("\r")
+        ends = np.flatnonzero(newline | (ret & ~np.append(newline[1:], False)))  # the byte ending each line
+        bad = np.unique(np.searchsorted(ends, faults))  # a line holds the bytes up to its end
+        starts = np.concatenate([[0], ends + 1])[bad]
+        stops = np.append(ends, len(piece))[bad]
+        # The text of a line stops before its end: one byte, or two for \r\n.
+        stops -= (stops < len(piece)) & newline[np.minimum(stops, len(piece) - 1)] \
+            & ret[np.maximum(stops - 1, 0)] & (stops > starts)
+        for number, start, stop in zip((first_line + bad).tolist(), starts.tolist(), stops.tolist()):
+            replaced[number] = (piece[start:stop].decode("utf-8", errors="replace"),
+                                "bytes that are not UTF-8 text")
+        # Each bad line becomes its stand-in, one space, so every later line keeps its number:
+        # its first byte turns into the space, the others are dropped.
+        size = len(piece) + 1
+        inside = np.bincount(starts + 1, minlength=size) - np.bincount(stops, minlength=size)
+        kept = np.cumsum(inside[:-1]) <= 0
+        stand_in = data.copy()
+        stand_in[starts] = ord(" ")
+        return stand_in[kept].tobytes()
 
 
 class _Window:

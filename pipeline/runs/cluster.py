@@ -47,9 +47,13 @@ only when this engine runs.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
+import re
 import shutil
+import socket
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -81,6 +85,9 @@ DEFAULT_PARTITION_BYTES = 8 << 20  # about 170,000 six-player deals of CSV: many
 WINNERS_FOLDER = "winners"
 REJECTS_FOLDER = "rejects"  # in the staging folder only: merged into rejects.csv, then removed
 INSTALL_HINT = "the dask engine needs dask.distributed: pip install 'pokerpipe[dask]'"
+DEFAULT_CONNECT_TIMEOUT = 10.0  # seconds for a scheduler to answer, and to have a worker
+_ADDRESS = re.compile(r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})")
+_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
 
 
 @dataclass(frozen=True)
@@ -109,6 +116,119 @@ def require_dask() -> ModuleType:
     except ImportError as error:
         raise ImportError(f"{INSTALL_HINT} ({error})") from None
     return distributed
+
+
+def check_address(address: str) -> str:
+    """A scheduler address as dask reads it, ``[tcp://]HOST:PORT``; UsageError for anything else.
+
+    Checked before anything is read or connected, so that a typo fails at once.
+
+    >>> check_address("tcp://10.0.0.5:8786"), check_address("localhost:8786")
+    ('tcp://10.0.0.5:8786', 'localhost:8786')
+    >>> check_address("not a url")
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.UsageError: scheduler address 'not a url': expected one like tcp://HOST:8786
+    """
+    found = _ADDRESS.fullmatch(address.strip())
+    if found is None or (found["scheme"] or "tcp") not in _SCHEMES or not 1 <= int(found["port"]) <= 65535:
+        raise UsageError(f"scheduler address {address!r}: expected one like tcp://HOST:8786")
+    return address.strip()
+
+
+def connect(distributed: Any, address: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address`` with a worker, or a one-line error.
+
+    dask's own connect waits without end for the first reply of a server
+    that accepts the connection but never answers (any server that is not
+    a scheduler), and reads a reply that is not dask's as a frame of any
+    length.  So the scheduler is first asked who it is, in a thread of its
+    own under a deadline; only an answer from a dask scheduler leads to a
+    client, and a scheduler without workers is refused rather than waited
+    on forever.
+
+    Parameters
+    ----------
+    distributed : the ``distributed`` module
+    address : ``[tcp://]HOST:PORT``
+    timeout : seconds for each step: the answer, then the first worker
+
+    Raises
+    ------
+    UsageError
+        A malformed address.
+    PokerpipeError
+        Nothing answers, something answers that is not a dask scheduler, or
+        the scheduler has no worker, each within ``timeout`` seconds.
+    """
+    address = check_address(address)
+    kind = _identity(distributed, address, timeout)
+    if kind != "Scheduler":
+        raise PokerpipeError(f"{address} is a dask {kind}, not a scheduler: give the scheduler's address")
+    client = distributed.Client(address, timeout=f"{timeout}s")
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (TimeoutError, OSError) as error:
+        client.close()
+        raise PokerpipeError(f"the dask scheduler at {address} has no worker after {timeout:g} s "
+                             f"(--connect-timeout): start one with dask worker {address}") from error
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+def _identity(distributed: Any, address: str, timeout: float) -> str:
+    """What the server at ``address`` says it is (``Scheduler``, ``Worker``), within ``timeout`` seconds."""
+    found = _ADDRESS.fullmatch(address)
+    assert found is not None  # checked by check_address
+    if found["scheme"] != "ucx":  # the others run over TCP: is anything listening at all?
+        try:
+            socket.create_connection((found["host"].strip("[]"), int(found["port"])), timeout=timeout).close()
+        except OSError as error:
+            raise PokerpipeError(f"cannot reach the dask scheduler at {address}: "
+                                 f"{error.strerror or _reason(error)}") from None
+    outcome: dict[str, Any] = {}
+    security = distributed.Security().get_connection_args("client")  # TLS as dask's config sets it
+
+    async def ask() -> Any:
+        comm = await distributed.comm.connect(address, timeout=timeout, **security)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    def in_thread() -> None:
+        try:
+            outcome["reply"] = asyncio.run(asyncio.wait_for(ask(), timeout))
+        except BaseException as error:  # handed to the caller's thread, which judges it
+            outcome["error"] = error
+
+    # A daemon thread with its own event loop: whatever the server does, the
+    # caller waits no longer than the deadline, and never inside a running loop.
+    thread = threading.Thread(target=in_thread, name="pokerpipe-scheduler-probe", daemon=True)
+    thread.start()
+    thread.join(timeout + 1.0)
+    failure, reply = outcome.get("error"), outcome.get("reply")
+    if thread.is_alive() or isinstance(failure, (TimeoutError, asyncio.TimeoutError)):
+        raise PokerpipeError(f"{address} accepts connections but did not answer as a dask scheduler "
+                             f"within {timeout:g} s (--connect-timeout): is it a dask scheduler's address?")
+    if failure is not None or not isinstance(reply, dict) or not isinstance(reply.get("type"), str):
+        # Bytes that are not dask's are read as a frame length: a MemoryError says "not dask".
+        detail = ("its reply is not in dask's protocol" if isinstance(failure, MemoryError)
+                  else _reason(failure) if failure is not None else f"it replied {str(reply)[:80]!r}")
+        raise PokerpipeError(f"{address} does not answer as a dask scheduler ({detail}): "
+                             f"is it a dask scheduler's address?")
+    return str(reply["type"])
+
+
+def _reason(error: BaseException | None) -> str:
+    """One line for an error of dask's connect, which may span several."""
+    if error is None:
+        return "no reason given"
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text[:200]
 
 
 def plan(run: Run, partition_rows: int = DEFAULT_PARTITION_ROWS,
@@ -204,7 +324,8 @@ def _clear_parts(folder: Path) -> None:
 
 def execute(run: Run, *, scheduler: object = None, partition_rows: int = DEFAULT_PARTITION_ROWS,
             partition_bytes: int = DEFAULT_PARTITION_BYTES,
-            n_workers: int | None = None, task_delay: float = 0.0) -> Summary:
+            n_workers: int | None = None, task_delay: float = 0.0,
+            connect_timeout: float = DEFAULT_CONNECT_TIMEOUT) -> Summary:
     """Run ``run`` on a dask cluster; write the outputs and return the summary.
 
     Parameters
@@ -216,11 +337,17 @@ def execute(run: Run, *, scheduler: object = None, partition_rows: int = DEFAULT
     partition_rows : rows of Parquet row groups grouped into one partition
     partition_bytes : bytes of plain CSV in one partition, about
     task_delay : seconds each partition task waits; for tests only
+    connect_timeout : seconds a scheduler address has to answer as a dask
+        scheduler, and then to have a worker (see :func:`connect`)
 
-    Raises ValueError on bad input (as the local engine does), an
-    unreachable scheduler, or a partition that killed every worker it was
-    given; ImportError when dask is not installed.
+    Raises ValueError on bad input (as the local engine does), a malformed
+    or unanswering scheduler address, or a partition that killed every
+    worker it was given; ImportError when dask is not installed.
     """
+    if isinstance(scheduler, str):
+        check_address(scheduler)
+    if connect_timeout <= 0:
+        raise UsageError(f"connect_timeout must be positive, got {connect_timeout}")
     distributed = require_dask()
     started = time.perf_counter()
     partitions = plan(run, partition_rows, partition_bytes)
@@ -229,7 +356,7 @@ def execute(run: Run, *, scheduler: object = None, partition_rows: int = DEFAULT
         folder.mkdir()
         (staged.path / REJECTS_FOLDER).mkdir()
         results, address, workers = _on_cluster(distributed, run, partitions, staged.path, scheduler,
-                                                n_workers, started, task_delay)
+                                                n_workers, started, task_delay, connect_timeout)
         _clear_parts(folder)
         return _finish(run, staged.path, partitions, results, started, address, workers)
 
@@ -242,25 +369,24 @@ class DaskEngine:
     partition_rows: int = DEFAULT_PARTITION_ROWS
     partition_bytes: int = DEFAULT_PARTITION_BYTES
     n_workers: int | None = None
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
 
     def execute(self, run: Run) -> Summary:
         return execute(run, scheduler=self.scheduler, partition_rows=self.partition_rows,
-                       partition_bytes=self.partition_bytes, n_workers=self.n_workers)
+                       partition_bytes=self.partition_bytes, n_workers=self.n_workers,
+                       connect_timeout=self.connect_timeout)
 
 
 def _on_cluster(distributed: Any, run: Run, partitions: list[Partition], staging: Path, scheduler: object,
-                n_workers: int | None, started: float,
-                task_delay: float) -> tuple[dict[int, PartResult], str, int]:
+                n_workers: int | None, started: float, task_delay: float,
+                connect_timeout: float) -> tuple[dict[int, PartResult], str, int]:
     """Score every partition on a cluster, writing winners and rejects parts into ``staging``."""
     cluster, client, owned = None, None, True
     try:
         if isinstance(scheduler, distributed.Client):
             client, owned = scheduler, False
         elif scheduler:
-            try:
-                client = distributed.Client(scheduler, timeout="10s")
-            except (OSError, TimeoutError) as error:
-                raise PokerpipeError(f"cannot reach the dask scheduler at {scheduler}: {error}") from None
+            client = connect(distributed, str(scheduler), connect_timeout)
         else:
             cluster = distributed.LocalCluster(n_workers=n_workers or os.cpu_count() or 1,
                                                threads_per_worker=1, processes=True,

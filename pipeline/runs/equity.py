@@ -33,6 +33,15 @@ few run-outs with five cards of a suit look up the flush table.
 
 Splits are counted in units of 2,520, the least common multiple of 1..10,
 so that every k-way share is a whole number and sums are exact.
+
+Memory
+------
+Run-outs are drawn (or sliced from the enumeration) and scored a chunk at
+a time, ``CHUNK`` (deal, run-out) pairs, so memory is the same for 20,000
+samples as for a billion.  Random run-outs come from one stream per seed
+and live-card count, cut into blocks of ``SAMPLE_BLOCK`` drawn from child
+seeds (:func:`_random_picks`); the sums are whole numbers, so neither the
+chunk size nor the batch changes a result.
 """
 
 from __future__ import annotations
@@ -40,7 +49,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from math import comb
 from pathlib import Path
 from typing import Any
@@ -69,6 +78,9 @@ BOARD_SIZES = holdem.BOARD_SIZES  # preflop, flop, turn and river
 DEFAULT_SAMPLES = 20_000
 SPLIT_UNIT = 2520  # lcm(1..10): a k-way share of the pot is a whole number of units
 CHUNK = 1 << 18  # (deal, run-out) pairs scored at a time: bounds memory to a few MB per array
+SAMPLE_BLOCK = 1 << 14  # random run-outs drawn from one child seed: the unit of the random stream
+# Sums of squared shares stay exact in int64: samples * SPLIT_UNIT ** 2 < 2 ** 63.
+MAX_SAMPLES = 10 ** 12
 _RANKS = len(cards.RANKS)
 _SUIT_BITS = 13  # a suit-major card mask: bit 13 * suit + rank
 _UNITS = np.array([0] + [SPLIT_UNIT // k for k in range(1, holdem.MAX_PLAYERS + 1)], dtype=np.int32)
@@ -97,8 +109,8 @@ class Equity:
     exact: np.ndarray
 
 
-def equities(deals: holdem.Deals, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-             exact: bool = False) -> Equity:
+def equities(deals: holdem.Deals, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
+             chunk: int = CHUNK, on_progress: Callable[[int, int], None] | None = None) -> Equity:
     """Each seat's equity in every deal.
 
     Parameters
@@ -107,16 +119,28 @@ def equities(deals: holdem.Deals, *, samples: int = DEFAULT_SAMPLES, seed: int =
         Valid deals only (``reasons`` all None), parsed with
         ``board_sizes=BOARD_SIZES``: the board's cards, then ``cards.DECK_SIZE``.
     samples : int
-        Random run-outs drawn for a preflop board (unless ``exact``).
+        Random run-outs drawn for a preflop board (unless ``exact``), 2 to
+        ``MAX_SAMPLES``.  Drawn and scored ``chunk`` at a time, so memory
+        does not grow with ``samples``.
     seed : int
         Seeds the draws: the same seed gives the same numbers, whatever the
-        batch a deal falls in.
+        batch a deal falls in and whatever ``chunk`` is.
     exact : bool
         Enumerate preflop run-outs too (1,712,304 heads-up: slow).
+    chunk : int
+        (deal, run-out) pairs scored at a time; bounds memory, never the result.
+    on_progress : callable, optional
+        Called with (run-outs scored so far, run-outs in all), summed over
+        the deals, after every chunk.
 
     Returns
     -------
     Equity
+
+    Raises
+    ------
+    UsageError
+        For ``samples`` or ``chunk`` out of range.
 
     Examples
     --------
@@ -128,6 +152,8 @@ def equities(deals: holdem.Deals, *, samples: int = DEFAULT_SAMPLES, seed: int =
     True
     """
     check_samples(samples)
+    if chunk < 1:
+        raise UsageError(f"chunk must be at least 1, got {chunk}")
     n, seat_count = deals.seated.shape
     equity = np.full((n, seat_count), np.nan)
     se = np.full((n, seat_count), np.nan)
@@ -141,32 +167,59 @@ def equities(deals: holdem.Deals, *, samples: int = DEFAULT_SAMPLES, seed: int =
     # seats 0..m-1 and put back where they sit.
     order = np.argsort(~deals.seated, axis=1, kind="stable")
     holes = np.take_along_axis(deals.holes, order[:, :, None], axis=1)
+    groups = []  # deals of one board size and player count, and the run-outs of each
     for size in BOARD_SIZES:
         for count in range(1, seat_count + 1):
             rows = np.flatnonzero((board_size == size) & (players == count))
-            if not rows.size:
-                continue
-            sampled = size == 0 and not exact
-            picks = _random_picks(cards.DECK_SIZE - 2 * count, samples, seed) if sampled else \
-                _all_picks(cards.DECK_SIZE - size - 2 * count, BEST_OF - size)
-            totals, squares = _share_sums(deals.board[rows, :size], holes[rows, :count], picks,
-                                          squares=sampled)
-            seats = order[rows, :count]
-            mean = totals / (SPLIT_UNIT * len(picks))
-            place = (rows[:, None], seats)
-            equity[place] = mean
-            runouts[rows] = len(picks)
-            if squares is not None:  # sampled: sums of squares give the standard error
-                exact_rows[rows] = False
-                variance = (squares / SPLIT_UNIT ** 2 - len(picks) * mean ** 2) / (len(picks) - 1)
-                se[place] = np.sqrt(np.maximum(variance, 0) / len(picks))
+            if rows.size:
+                sampled = size == 0 and not exact
+                live = cards.DECK_SIZE - size - 2 * count
+                total = samples if sampled else comb(live, BEST_OF - size)
+                groups.append((size, count, rows, sampled, live, total))
+    progress = _Progress(on_progress, sum(len(rows) * total for *_, rows, _, _, total in groups))
+    for size, count, rows, sampled, live, total in groups:
+        picks = _sample_stream(live, seed) if sampled else \
+            partial(_picks_slice, _all_picks(live, BEST_OF - size))
+        totals, squares = _share_sums(deals.board[rows, :size], holes[rows, :count], picks, total,
+                                      squares=sampled, chunk=chunk, progress=progress)
+        seats = order[rows, :count]
+        mean = totals / (SPLIT_UNIT * total)
+        place = (rows[:, None], seats)
+        equity[place] = mean
+        runouts[rows] = total
+        if squares is not None:  # sampled: sums of squares give the standard error
+            exact_rows[rows] = False
+            variance = (squares / SPLIT_UNIT ** 2 - total * mean ** 2) / (total - 1)
+            se[place] = np.sqrt(np.maximum(variance, 0) / total)
     return Equity(equity, se, runouts, exact_rows)
 
 
+class _Progress:
+    """Run-outs scored so far, handed to an optional callback."""
+
+    def __init__(self, callback: Callable[[int, int], None] | None, total: int) -> None:
+        self.callback, self.total, self.done = callback, total, 0
+
+    def add(self, scored: int) -> None:
+        self.done += scored
+        if self.callback is not None:
+            self.callback(self.done, self.total)
+
+
+def _sample_stream(live: int, seed: int) -> Callable[[int, int], np.ndarray]:
+    """``picks(first, count)``: random run-outs ``first`` to ``first + count - 1`` (:func:`_random_picks`)."""
+    return lambda first, count: _random_picks(live, count, seed=seed, first=first)
+
+
+def _picks_slice(picks: np.ndarray, first: int, count: int) -> np.ndarray:
+    """Run-outs ``first`` to ``first + count - 1`` of an enumeration."""
+    return picks[first:first + count]
+
+
 def check_samples(samples: int) -> None:
-    """UsageError unless ``samples`` can give a standard error: two run-outs at least."""
-    if samples < 2:
-        raise UsageError(f"samples must be at least 2, got {samples}")
+    """UsageError unless ``samples`` can give a standard error and its sums fit: 2 to ``MAX_SAMPLES``."""
+    if not 2 <= samples <= MAX_SAMPLES:
+        raise UsageError(f"samples must be 2 to {MAX_SAMPLES:,}, got {samples:,}")
 
 
 @cache
@@ -195,19 +248,44 @@ def _all_picks(live: int, width: int) -> np.ndarray:
     return picks
 
 
-def _random_picks(live: int, samples: int, seed: int) -> np.ndarray:
-    """``samples`` uniform random choices of five positions among ``live``, each ascending.
+def _random_picks(live: int, count: int, *, seed: int, first: int = 0) -> np.ndarray:
+    """Random run-outs ``first`` to ``first + count - 1`` of the stream of ``seed``: five ascending
+    positions among ``live`` cards each, every five-subset equally likely.
+
+    The stream is cut into blocks of ``SAMPLE_BLOCK`` run-outs; block b is
+    drawn from its own generator, seeded by the b-th child of
+    ``SeedSequence([seed, live])`` (numpy's way to split one seed into
+    independent streams, as :mod:`pipeline.runs.generate` deals its
+    blocks).  A block is always drawn whole, so a run-out depends only on
+    the seed, ``live`` and its place in the stream: not on the batch of its
+    deal, nor on how many run-outs are drawn at a time.
+
+    Examples
+    --------
+    >>> whole = _random_picks(20, 40_000, seed=3)
+    >>> bool((_random_picks(20, 1_000, seed=3, first=20_000) == whole[20_000:21_000]).all())
+    True
+    """
+    if count <= 0:
+        return np.zeros((0, BEST_OF), dtype=np.uint8)
+    blocks = range(first // SAMPLE_BLOCK, (first + count - 1) // SAMPLE_BLOCK + 1)
+    drawn = np.concatenate([_picks_block(live, seed, block) for block in blocks])
+    start = first - blocks.start * SAMPLE_BLOCK
+    return drawn[start:start + count]
+
+
+def _picks_block(live: int, seed: int, block: int) -> np.ndarray:
+    """Block ``block`` of the random run-outs of ``seed`` among ``live`` cards: SAMPLE_BLOCK of them.
 
     Robert Floyd's algorithm, one step for all samples at once: step j
     draws t in 0..j and takes j instead when t is already chosen, which
-    makes every five-subset equally likely.  The draws depend only on the
-    seed and ``live``, so a deal's estimate does not depend on its batch.
+    makes every five-subset equally likely.
     """
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, live])))
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, live], spawn_key=(block,))))
     chosen: list[np.ndarray] = []
     for j in range(live - BEST_OF, live):
-        t = rng.integers(0, j + 1, size=samples, dtype=np.int16)
-        taken = np.zeros(samples, dtype=bool)
+        t = rng.integers(0, j + 1, size=SAMPLE_BLOCK, dtype=np.int16)
+        taken = np.zeros(SAMPLE_BLOCK, dtype=bool)
         for earlier in chosen:
             taken |= earlier == t
         chosen.append(np.where(taken, np.int16(j), t))
@@ -248,9 +326,10 @@ def _layout(size: int) -> tuple[np.ndarray, int, int]:
     return plain_table(7), 1, 0
 
 
-def _share_sums(board: np.ndarray, holes: np.ndarray, picks: np.ndarray, *,
-                squares: bool) -> tuple[np.ndarray, np.ndarray | None]:
-    """Sum of each seat's share of the pot over the run-outs given by ``picks``.
+def _share_sums(board: np.ndarray, holes: np.ndarray, picks: Callable[[int, int], np.ndarray],
+                runouts: int, *, squares: bool, chunk: int = CHUNK,
+                progress: _Progress | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Sum of each seat's share of the pot over ``runouts`` run-outs given by ``picks``.
 
     Parameters
     ----------
@@ -258,10 +337,19 @@ def _share_sums(board: np.ndarray, holes: np.ndarray, picks: np.ndarray, *,
         The board so far, k in {0, 3, 4, 5}.
     holes : ndarray of shape (n, m, 2), dtype uint8
         Hole cards of the m players of each deal, all seated.
-    picks : ndarray of shape (r, 5 - k), dtype uint8
-        Ascending positions among each deal's live cards (in code order).
+    picks : callable
+        ``picks(first, count)`` gives run-outs ``first`` to ``first + count - 1``
+        as an ndarray of shape (count, 5 - k), dtype uint8: ascending
+        positions among each deal's live cards (in code order).  Called
+        once per chunk, so only a chunk of run-outs is ever in memory.
+    runouts : int
+        How many run-outs to score.
     squares : bool
         Also sum the squared shares (for a standard error).
+    chunk : int
+        (deal, run-out) pairs scored at a time.
+    progress : optional
+        Told of the (deal, run-out) pairs scored after each chunk.
 
     Returns
     -------
@@ -270,7 +358,8 @@ def _share_sums(board: np.ndarray, holes: np.ndarray, picks: np.ndarray, *,
     squares : ndarray of shape (n, m), dtype int64, or None
     """
     n, m = holes.shape[:2]
-    size, width = board.shape[1], picks.shape[1]
+    size = board.shape[1]
+    width = BEST_OF - size
     table, fixed_scale, runout_scale = _layout(size)
     # Fixed part of each seat: hole cards and board, seat-major.
     fixed_index = np.empty((m, n), dtype=np.int32)
@@ -295,20 +384,22 @@ def _share_sums(board: np.ndarray, holes: np.ndarray, picks: np.ndarray, *,
     live_mask = _suit_major_bit(live)
     totals = np.zeros((n, m), dtype=np.int64)
     total_squares = np.zeros((n, m), dtype=np.int64) if squares else None
-    per_chunk = max(1, CHUNK // len(picks))
-    pick_chunk = min(len(picks), CHUNK)
-    for start in range(0, n, per_chunk):
-        deals = slice(start, start + per_chunk)
-        for first in range(0, len(picks), pick_chunk):
-            chunk = picks[first:first + pick_chunk]
-            runout_index = np.zeros((len(live[deals]), len(chunk)), dtype=np.int32)
+    # Run-outs outside, deals inside: each chunk of run-outs is drawn once, and all the
+    # sums are whole numbers, so the result is the same whatever the chunk.
+    pick_chunk = min(runouts, chunk)
+    per_chunk = max(1, chunk // pick_chunk)
+    for first in range(0, runouts, pick_chunk):
+        drawn = picks(first, min(pick_chunk, runouts - first))
+        for start in range(0, n, per_chunk):
+            deals = slice(start, start + per_chunk)
+            runout_index = np.zeros((len(live[deals]), len(drawn)), dtype=np.int32)
             runout_suits = np.zeros(runout_index.shape, dtype=np.uint16)
             for i in range(width):
-                runout_index += live_weight[i][deals][:, chunk[:, i]]
-                runout_suits += live_suits[deals][:, chunk[:, i]]
+                runout_index += live_weight[i][deals][:, drawn[:, i]]
+                runout_suits += live_suits[deals][:, drawn[:, i]]
             keys = [_seat_keys(table, fixed_index[seat, deals], fixed_suits[seat, deals],
                                fixed_mask[seat, deals], runout_index, runout_suits,
-                               live_mask[deals], chunk) for seat in range(m)]
+                               live_mask[deals], drawn) for seat in range(m)]
             best = keys[0].copy()
             for key in keys[1:]:
                 np.maximum(best, key, out=best)
@@ -322,6 +413,8 @@ def _share_sums(board: np.ndarray, holes: np.ndarray, picks: np.ndarray, *,
                 totals[deals, seat] += share.sum(axis=1, dtype=np.int64)
                 if total_squares is not None:
                     total_squares[deals, seat] += (share.astype(np.int64) ** 2).sum(axis=1)
+            if progress is not None:
+                progress.add(best.size)
     return totals, total_squares
 
 
@@ -365,7 +458,7 @@ def spaced_cards(text: str) -> str:
 
 
 def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                exact: bool = False) -> Equity:
+                exact: bool = False, on_progress: Callable[[int, int], None] | None = None) -> Equity:
     """Equity of each hand of one deal, as ``pokerpipe equity --hand ... --board ...`` prints it.
 
     Parameters
@@ -374,6 +467,8 @@ def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAM
         Two cards each, with or without a space: ``"AhAs"``, ``"Kd Kc"``.
     board : str
         0, 3, 4 or 5 cards.
+    samples, seed, exact, on_progress
+        As in :func:`equities`.
 
     Raises
     ------
@@ -390,7 +485,7 @@ def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAM
                                [pa.array([spaced_cards(hand)]) for hand in hands], board_sizes=BOARD_SIZES)
     if deals.reasons[0] is not None:
         raise InputError(deals.reasons[0])
-    return equities(deals, samples=samples, seed=seed, exact=exact)
+    return equities(deals, samples=samples, seed=seed, exact=exact, on_progress=on_progress)
 
 
 # --- whole archives -------------------------------------------------------------

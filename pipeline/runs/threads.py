@@ -21,7 +21,9 @@ the caller's thread; queued work is cancelled, so nothing hangs.
 
 from __future__ import annotations
 
+import ctypes
 import os
+import resource
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -29,6 +31,36 @@ from typing import Any, TypeVar
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+
+
+def fit_address_space() -> bool:
+    """Under an address-space limit (``ulimit -v``), spend it on data rather than on reservations.
+
+    glibc gives each thread that allocates a malloc arena of its own, up to
+    eight per core, and each reserves 64 MiB of address space before it
+    holds a byte; under ``ulimit -v`` those reservations, not the data, use
+    up the limit, and a thread that then cannot get memory of its own aborts
+    the process inside a native library, with no message and no cleanup.
+    With a limit set, every thread shares one arena (``mallopt(M_ARENA_MAX,
+    1)``: a little more contention in malloc, which the pipeline's large
+    numpy and Arrow buffers barely use).  Without a limit, or without glibc,
+    nothing changes.
+
+    Returns
+    -------
+    bool
+        Whether the arenas were limited.
+    """
+    if resource.getrlimit(resource.RLIMIT_AS)[0] == resource.RLIM_INFINITY:
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (AttributeError, OSError):  # not glibc
+        return False
+    return bool(mallopt(_M_ARENA_MAX, 1))
+
+
+_M_ARENA_MAX = -8  # glibc's mallopt parameter for the number of malloc arenas
 
 
 def available_cores() -> int:
