@@ -129,10 +129,11 @@ def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Han
     """Read a PHH source into groups of at most ``batch_rows`` (and :data:`GROUP_HANDS`) hands, not replayed.
 
     A ``.phhs`` file's hands start at its table headers (``[1]``, also
-    indented); the keys before the first header, if any, are a hand of
-    their own, and a file without any header is one hand, as a ``.phh``
-    file is.  A hand with bytes that are not UTF-8 text is rejected with
-    its line, the other hands of the file are read.
+    indented; a line of a multi-line string is text, never a header); the
+    keys before the first header, if any, are a hand of their own, and a
+    file without any header is one hand, as a ``.phh`` file is.  A hand
+    with bytes that are not UTF-8 text is rejected with its line, the
+    other hands of the file are read.
 
     Parameters
     ----------
@@ -195,7 +196,8 @@ def _is_phhs(path: Path) -> bool:
 
 def _hand_starts(blob: bytes, raw_bytes: NDArray[np.uint8], newlines: NDArray[np.intp]) -> NDArray[np.int64]:
     """Byte offsets of the table headers of a ``.phhs`` text: lines that start with '[', or with
-    blanks and then a whole header (an indented ``  [2]`` is a header in TOML)."""
+    blanks and then a whole header (an indented ``  [2]`` is a header in TOML), outside the
+    multi-line strings."""
     line_starts = np.concatenate([[0], newlines + 1])
     line_starts = line_starts[line_starts < len(blob)]
     lead = raw_bytes[line_starts]
@@ -206,8 +208,36 @@ def _hand_starts(blob: bytes, raw_bytes: NDArray[np.uint8], newlines: NDArray[np
         headers = [int(at) for at, end in zip(indented.tolist(), ends.tolist())
                    if _HEADER_LINE.match(blob[at:end].decode("utf-8"))]
         starts = np.sort(np.concatenate([starts, np.array(headers, dtype=np.int64)]))
-    found: NDArray[np.int64] = starts.astype(np.int64)
+    found: NDArray[np.int64] = _outside_multiline_strings(blob, starts.astype(np.int64))
     return found
+
+
+# A TOML string or comment, where it starts: outside them a quote always opens a string and '#' a
+# comment.  A multi-line string may end with one or two quotes more than its delimiter.
+_STRING_OR_COMMENT = re.compile(rb'"""(?:[^"\\]|\\.|"(?!""))*""""{0,2}'
+                                rb"|'''(?:[^']|'(?!''))*''''{0,2}"
+                                rb'|"(?:[^"\\\n]|\\.)*"'
+                                rb"|'[^'\n]*'"
+                                rb"|#[^\n]*", re.DOTALL)
+_MULTILINE = (b'"""', b"'''")
+
+
+def _outside_multiline_strings(blob: bytes, starts: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The line starts that are not inside a multi-line string: such a line is text, never a header.
+
+    Only a text that holds a multi-line delimiter is scanned, its strings and comments in order,
+    so that a delimiter inside another string or a comment opens nothing.
+    """
+    if not any(delimiter in blob for delimiter in _MULTILINE):
+        return starts
+    spans = np.array([match.span() for match in _STRING_OR_COMMENT.finditer(blob)
+                      if match.group()[:3] in _MULTILINE], dtype=np.int64).reshape(-1, 2)
+    if not len(spans):
+        return starts
+    within = np.searchsorted(spans[:, 0], starts, side="right") - 1
+    inside = (within >= 0) & (starts < spans[np.maximum(within, 0), 1])
+    kept: NDArray[np.int64] = starts[~inside]
+    return kept
 
 
 def _holds_a_key(text: bytes) -> bool:
