@@ -31,6 +31,7 @@ from pipeline.formats import readers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.formats.writers import FORMATS
 from pipeline.games import holdem, larvis, registry
+from pipeline.poker import notation
 from pipeline.runs.threads import fit_address_space
 from pipeline.text import escaped, shown
 
@@ -271,7 +272,7 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
             progress.close()
         for seat, hand in enumerate(hands):
             spread = "" if result.exact[0] else f" ± {result.se[0, seat]:.4f}"
-            click.echo(f"{equities.spaced_cards(hand)}  {result.equity[0, seat]:.4f}{spread}")
+            click.echo(f"{notation.spaced_cards(hand)}  {result.equity[0, seat]:.4f}{spread}")
         how = "every run-out" if result.exact[0] else f"random run-outs, seed {seed}"
         click.echo(f"{int(result.runouts[0]):,} {how}", err=True)
         return

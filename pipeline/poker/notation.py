@@ -5,7 +5,8 @@ Layer: pure evaluation (:mod:`pipeline.poker`); imports
 
 This module owns cards written as words separated by spaces ("Ah Kd 2c"),
 in bulk and without a loop over rows: reading a column of such text into
-card codes (:func:`card_matrix`), writing codes into a byte matrix
+card codes (:func:`card_matrix`; :func:`spaced_cards` for one hand a user types),
+writing codes into a byte matrix
 (:func:`put_cards`) and into an Arrow string column (:func:`cards_text`).
 One card alone, and the tables of rank and suit symbols, are
 :mod:`pipeline.poker.cards`'.  Ten is written ``T`` (``CARD_BYTES``) or,
@@ -42,6 +43,18 @@ def text_width(count: int) -> int:
     (5, 14)
     """
     return 3 * count - 1
+
+
+def spaced_cards(text: str) -> str:
+    """Cards written with or without spaces, as the readers take them.
+
+    >>> spaced_cards("AhAs"), spaced_cards(" Qs Jh  2c "), spaced_cards("")
+    ('Ah As', 'Qs Jh 2c', '')
+    """
+    packed = "".join(text.split())
+    if len(packed) % 2 or "10" in packed:  # not cards of two characters: as written, for the message
+        return " ".join(text.split())
+    return " ".join(packed[i:i + 2] for i in range(0, len(packed), 2))
 
 
 def card_matrix(strings: pa.Array | pa.ChunkedArray,

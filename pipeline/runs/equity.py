@@ -63,7 +63,7 @@ from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, Source
 from pipeline.games import holdem
 from pipeline.games.base import Scored
 from pipeline.games.tally import Tally
-from pipeline.poker import cards
+from pipeline.poker import cards, notation
 from pipeline.poker.holdem import (
     BEST_OF,
     board_pair_table,
@@ -445,18 +445,6 @@ def _seat_keys(table: np.ndarray, fixed_index: np.ndarray, fixed_suits: np.ndarr
 # --- one deal given on the command line --------------------------------------
 
 
-def spaced_cards(text: str) -> str:
-    """Cards written with or without spaces, as the readers take them.
-
-    >>> spaced_cards("AhAs"), spaced_cards(" Qs Jh  2c "), spaced_cards("")
-    ('Ah As', 'Qs Jh 2c', '')
-    """
-    packed = "".join(text.split())
-    if len(packed) % 2 or "10" in packed:  # not cards of two characters: as written, for the message
-        return " ".join(text.split())
-    return " ".join(packed[i:i + 2] for i in range(0, len(packed), 2))
-
-
 def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                 exact: bool = False, on_progress: Callable[[int, int], None] | None = None) -> Equity:
     """Equity of each hand of one deal, as ``pokerpipe equity --hand ... --board ...`` prints it.
@@ -481,8 +469,9 @@ def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAM
     """
     if not 1 <= len(hands) <= holdem.MAX_PLAYERS:
         raise InputError(f"{len(hands)} hands: give 1 to {holdem.MAX_PLAYERS}")
-    deals = holdem.parse_deals(pa.array([spaced_cards(board)]),
-                               [pa.array([spaced_cards(hand)]) for hand in hands], board_sizes=BOARD_SIZES)
+    deals = holdem.parse_deals(pa.array([notation.spaced_cards(board)]),
+                               [pa.array([notation.spaced_cards(hand)]) for hand in hands],
+                               board_sizes=BOARD_SIZES)
     if deals.reasons[0] is not None:
         raise InputError(deals.reasons[0])
     return equities(deals, samples=samples, seed=seed, exact=exact, on_progress=on_progress)
