@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from pipeline.formats import phh
 from pipeline.runs.runner import Run
 
 from .rules import best_value
@@ -370,3 +371,20 @@ def test_windows_line_ends_and_bad_bytes(tmp_path: Path) -> None:
     assert rejects["row"].tolist() == [str(hand)]
     assert bad.drop(columns=["file"]).equals(
         plain[plain["hand"] != str(hand)].drop(columns=["file"]).reset_index(drop=True))
+
+
+@pytest.mark.parametrize("chunk_bytes", [64, 1000, 5003])
+def test_a_phhs_read_in_small_parts_and_on_two_threads_gives_the_same_outputs(tmp_path: Path, monkeypatch,
+                                                                               chunk_bytes: int) -> None:
+    # Windows line ends, a byte that is not UTF-8 and a byte-order mark, cut anywhere a part may end.
+    text = (PHH / "pluribus-31.phhs").read_bytes()
+    at = text.index(b"Gogo")
+    odd = (b"\xef\xbb\xbf" + text[:at] + b"G\xffgo" + text[at + 4:]).replace(b"\n", b"\r\n")
+    (tmp_path / "odd.phhs").write_bytes(odd)
+    whole = Run([str(tmp_path / "odd.phhs")], tmp_path / "whole", threads=1).execute()
+    monkeypatch.setattr(phh, "CHUNK_BYTES", chunk_bytes)
+    parts = Run([str(tmp_path / "odd.phhs")], tmp_path / "parts", threads=2).execute()
+    for name in ("winners.csv", "rejects.csv", "categories.csv"):
+        assert (tmp_path / "whole" / name).read_bytes() == (tmp_path / "parts" / name).read_bytes(), name
+    assert whole["rows_read"] == parts["rows_read"] == text.count(b"\n[") + text.startswith(b"[")
+    assert parts["rows_rejected"] == 1

@@ -50,6 +50,7 @@ import threading
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -59,8 +60,8 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.errors import InputError
-from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, reason_key, venue_key
-from pipeline.formats.sources import Batch, Source, format_suffix
+from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, complete, reason_key, venue_key
+from pipeline.formats.sources import Batch, PendingBatch, Source, format_suffix
 from pipeline.games import holdem
 from pipeline.poker import cards, notation
 from pipeline.poker.holdem import BEST_OF
@@ -119,10 +120,26 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
 
     Raises InputError naming the file when it cannot be read as text.
     """
-    for hands in read_hands(source, batch_rows=batch_rows):
-        batch = to_batch(hands, replay(hands), source.name)
-        batch.last_row = int(hands.ordinal.max())  # every hand of the group is a row of ``hands``
-        yield batch
+    for group in _hand_texts(source, batch_rows=batch_rows):
+        yield _group_batch(group, source.name)
+
+
+def read_pending(source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
+    """The batches of :func:`read_batches`, each left for the thread that loads it to parse.
+
+    This thread only reads the text and finds where hands start; the
+    parsing and the replay, most of the work, run where the batch is
+    loaded, so that several cores share one file.
+    """
+    for group in _hand_texts(source, batch_rows=batch_rows):
+        yield PendingBatch(partial(_group_batch, group, source.name), last_row=group.last_ordinal)
+
+
+def _group_batch(group: _Group, name: str) -> Batch:
+    hands = _parse_group(group)
+    batch = to_batch(hands, replay(hands), name)
+    batch.last_row = group.last_ordinal  # every hand of the group is a row of ``hands``
+    return batch
 
 
 def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Hands]:
@@ -133,7 +150,9 @@ def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Han
     keys before the first header, if any, are a hand of their own, and a
     file without any header is one hand, as a ``.phh`` file is.  A hand
     with bytes that are not UTF-8 text is rejected with its line, the
-    other hands of the file are read.
+    other hands of the file are read.  A ``.phhs`` file is read
+    :data:`CHUNK_BYTES` at a time, cut where a hand starts, so that memory
+    does not grow with the file.
 
     Parameters
     ----------
@@ -153,42 +172,123 @@ def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Han
     Raises InputError naming the file when it cannot be read (an I/O error,
     a damaged compressed file).
     """
-    blob, bad_lines = _read_text(source)
+    for group in _hand_texts(source, batch_rows=batch_rows):
+        yield _parse_group(group)
+
+
+#: Bytes of a .phhs file read at a time; a part of the file is cut where a hand starts.
+CHUNK_BYTES = 1 << 24
+
+
+@dataclass(frozen=True)
+class _Group:
+    """The text of a group of hands, as the reading thread cuts it, before any parsing.
+
+    ``text`` holds whole hands with line ends \\n; ``starts`` the line of
+    each hand within it; ``first_ordinal`` and ``first_line`` place its
+    first hand in the file (from 1); ``bad_lines`` are the file's lines
+    (from 0) in the group that held bytes that are not UTF-8 text.
+    """
+
+    text: pa.Buffer
+    starts: NDArray[np.int64]
+    first_ordinal: int
+    first_line: int
+    multi: bool
+    bad_lines: NDArray[np.int64]
+
+    @property
+    def last_ordinal(self) -> int:
+        return self.first_ordinal + len(self.starts) - 1
+
+
+def _parse_group(group: _Group) -> Hands:
+    """The fields of a group's hands: its text split into lines and parsed (:func:`_parse`)."""
+    size = group.text.size
+    # One string of the group's bytes, without a copy, split into lines.
+    text = pa.Array.from_buffers(pa.large_string(), 1, [None, pa.py_buffer(
+        np.array([0, size], dtype=np.int64)), group.text])
+    lines = pc.list_flatten(pc.split_pattern(text, "\n"))
+    offsets, data, _ = offsets_and_data(lines)
+    lengths = np.diff(offsets)
+    first = np.where(lengths > 0, data[np.minimum(offsets[:-1], max(len(data) - 1, 0))], 0)
+    parsed = _parse(lines, first, group.starts, ordinal=group.first_ordinal, first_line=group.first_line,
+                    multi=group.multi)
+    if len(group.bad_lines):
+        _reject_bad_bytes(parsed, group)
+    return parsed
+
+
+def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
+    """The groups of hands of a source, read a part at a time (see :func:`read_hands`)."""
+    phhs = _is_phhs(source.path)
+    group_size = min(batch_rows, GROUP_HANDS)
+    ordinal, line_base, carry, first_part = 1, 0, b"", True
+    try:
+        with pa.input_stream(str(source.path), compression=source.compression) as stream:
+            while True:
+                data = stream.read(CHUNK_BYTES)
+                end = len(data) < CHUNK_BYTES
+                text = carry + data
+                if first_part and (len(text) >= len(_BOM) or end):
+                    text = text.removeprefix(_BOM)  # no line end in it: line numbers stay
+                # A part ends where its last hand starts, so that no hand is cut; a .phh
+                # file is one hand, read whole.
+                cut = len(text) if end else (_last_hand_start(text) if phhs else 0)
+                if cut <= 0:
+                    carry = text
+                    continue
+                part, carry = text[:cut], text[cut:]
+                for group in _part_groups(part, phhs=phhs, head=first_part, ordinal=ordinal,
+                                          line_base=line_base, group_size=group_size):
+                    ordinal = group.last_ordinal + 1
+                    yield group
+                line_base += part.count(b"\n")
+                first_part = False
+                if end:
+                    return
+    except (pa.ArrowException, OSError) as error:
+        raise InputError(f"{source.path}: cannot read ({error})") from None
+
+
+def _last_hand_start(text: bytes) -> int:
+    """Where the last hand of a part of a .phhs text starts (0: none after the first byte)."""
+    raw_bytes = np.frombuffer(text, dtype=np.uint8)
+    starts = _hand_starts(text, raw_bytes, np.flatnonzero(raw_bytes == ord("\n")))
+    return int(starts[-1]) if len(starts) else 0
+
+
+def _part_groups(raw: bytes, *, phhs: bool, head: bool, ordinal: int, line_base: int,
+                 group_size: int) -> Iterator[_Group]:
+    """The groups of hands of one part of a file: whole hands, the file's first part ``head``."""
+    blob, bad_lines = _clean_text(raw)
+    bad_lines = bad_lines + line_base
     raw_bytes = np.frombuffer(blob, dtype=np.uint8)
     newlines = np.flatnonzero(raw_bytes == ord("\n"))
-    phhs = _is_phhs(source.path)
     starts_at = _hand_starts(blob, raw_bytes, newlines) if phhs else np.zeros(0, np.int64)
     headed = np.ones(len(starts_at), dtype=bool)
     # A .phh file is one hand; in a .phhs, text before the first header is a
     # hand when it holds a key (TOML reads those keys apart from the tables).
     head_end = int(starts_at[0]) if len(starts_at) else len(blob)
-    if not phhs or _holds_a_key(blob[:head_end]):
+    if head and (not phhs or _holds_a_key(blob[:head_end])):
         starts_at = np.concatenate([[0], starts_at]).astype(np.int64)
         headed = np.concatenate([[False], headed])
-    start_lines = np.searchsorted(newlines, starts_at)  # lines before each hand
+    start_lines = np.searchsorted(newlines, starts_at)  # lines before each hand, in the part
     hands = len(starts_at)
     buffer = pa.py_buffer(blob)
-    group = min(batch_rows, GROUP_HANDS)
     begin = 0
     while begin < hands:
         # The hand without a header (only ever the first) is a group of its own.
-        stop = begin + 1 if not headed[begin] else min(begin + group, hands)
+        stop = begin + 1 if not headed[begin] else min(begin + group_size, hands)
         low = int(starts_at[begin])
         high = int(starts_at[stop]) if stop < hands else len(blob)
-        # One string of the group's bytes, without a copy, split into lines.
-        text = pa.Array.from_buffers(pa.large_string(), 1, [None, pa.py_buffer(
-            np.array([0, high - low], dtype=np.int64)), buffer.slice(low, high - low)])
-        lines = pc.list_flatten(pc.split_pattern(text, "\n"))
-        offsets, data, _ = offsets_and_data(lines)
-        lengths = np.diff(offsets)
-        first = np.where(lengths > 0, data[np.minimum(offsets[:-1], max(len(data) - 1, 0))], 0)
-        parsed = _parse(lines, first, start_lines[begin:stop] - start_lines[begin], ordinal=begin + 1,
-                        first_line=int(start_lines[begin]) + 1, multi=bool(headed[begin]))
-        if len(bad_lines):
-            _reject_bad_bytes(parsed, bad_lines, start_lines, begin)
-        yield parsed
+        first_line = line_base + int(start_lines[begin])
+        last_line = line_base + int(start_lines[stop]) if stop < hands else line_base + len(newlines) + 1
+        inside = bad_lines[(bad_lines >= first_line) & (bad_lines < last_line)]
+        starts = (start_lines[begin:stop] - start_lines[begin]).astype(np.int64)
+        yield _Group(buffer.slice(low, high - low), starts, ordinal + begin, first_line + 1,
+                     bool(headed[begin]), inside)
         begin = stop
-
 
 def _is_phhs(path: Path) -> bool:
     return format_suffix(path)[0] == ".phhs"
@@ -206,7 +306,7 @@ def _hand_starts(blob: bytes, raw_bytes: NDArray[np.uint8], newlines: NDArray[np
     if len(indented):
         ends = np.append(newlines, len(blob))[np.searchsorted(newlines, indented)]
         headers = [int(at) for at, end in zip(indented.tolist(), ends.tolist())
-                   if _HEADER_LINE.match(blob[at:end].decode("utf-8"))]
+                   if _HEADER_LINE.match(blob[at:end].decode("utf-8", errors="replace"))]
         starts = np.sort(np.concatenate([starts, np.array(headers, dtype=np.int64)]))
     found: NDArray[np.int64] = _outside_multiline_strings(blob, starts.astype(np.int64))
     return found
@@ -245,14 +345,14 @@ def _holds_a_key(text: bytes) -> bool:
     return any(line.strip() and not line.strip().startswith(b"#") for line in text.split(b"\n"))
 
 
-def _reject_bad_bytes(hands: Hands, bad_lines: NDArray[np.int64], start_lines: NDArray[np.int64],
-                      begin: int) -> None:
+def _reject_bad_bytes(hands: Hands, group: _Group) -> None:
     """Reject the hands of a group that hold a line with bytes that are not UTF-8 text."""
-    owner = np.searchsorted(start_lines, bad_lines, side="right") - 1  # hand of each bad line, from 0
-    for hand, line in zip(owner.tolist(), bad_lines.tolist()):
-        rows = np.flatnonzero(hands.ordinal == hand + 1)
+    hand_lines = group.first_line - 1 + group.starts  # the file's line (from 0) where each hand starts
+    owner = np.searchsorted(hand_lines, group.bad_lines, side="right") - 1
+    for hand, line in zip(owner.tolist(), group.bad_lines.tolist()):
+        rows = np.flatnonzero(hands.ordinal == group.first_ordinal + hand)
         # The first bad line of a hand names it; it outranks what the '?' made the parser say.
-        if len(rows) and not str(hands.problem[rows[0]]).endswith(_NOT_UTF8):
+        if hand >= 0 and len(rows) and not str(hands.problem[rows[0]]).endswith(_NOT_UTF8):
             hands.problem[rows[0]] = f"line {line + 1}: {_NOT_UTF8}"
             hands.excerpt[rows[0]] = None
 
@@ -273,18 +373,12 @@ def _record_bad_bytes(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error("pokerpipe-phh-bad-bytes", _record_bad_bytes)
 
 
-def _read_text(source: Source) -> tuple[bytes, NDArray[np.int64]]:
-    """The bytes of a source as UTF-8 text with line ends \\n, and the lines (from 0) that were not.
+def _clean_text(blob: bytes) -> tuple[bytes, NDArray[np.int64]]:
+    """Whole lines of a file as UTF-8 text with line ends \\n, and the lines (from 0) that were not.
 
     Bytes that are not UTF-8 become '?' so that the rest of the file reads;
-    the hands holding them are rejected.  A byte-order mark is dropped.
+    the hands holding them are rejected.
     """
-    try:
-        with pa.input_stream(str(source.path), compression=source.compression) as stream:
-            blob: bytes = stream.read()
-    except (pa.ArrowException, OSError) as error:
-        raise InputError(f"{source.path}: cannot read ({error})") from None
-    blob = blob.removeprefix(_BOM)  # no line end in it: line numbers stay
     bad_lines = np.zeros(0, dtype=np.int64)
     try:
         blob.decode("utf-8")
@@ -1836,4 +1930,4 @@ def _table(board: np.ndarray, holes: np.ndarray, live: np.ndarray, expected: np.
     columns["hand"] = pa.array(keys, pa.string())
     columns["players"] = pa.array(players, pa.string())
     columns["variant"] = pa.array(variant.tolist() if n else [], pa.string())
-    return pa.table(columns)
+    return complete(pa.table(columns))

@@ -50,6 +50,7 @@ from pipeline.formats.sources import (
     DEFAULT_BATCH_ROWS,
     Batch,
     CsvLines,
+    PendingBatch,
     Source,
     format_suffix,
 )
@@ -460,13 +461,24 @@ def read_batches(source: Source, columns: tuple[str, ...], *,
     elif source.format == "contest":
         yield from _contest_batches(source, batch_rows)
     elif source.format == "phh":
-        for batch in phh.read_batches(source, batch_rows=batch_rows):
-            batch.table = histories.complete(batch.table)  # the columns PHH does not have, empty
-            yield batch
+        yield from phh.read_batches(source, batch_rows=batch_rows)
     elif source.format == "pokerstars":
         yield from pokerstars.read_batches(source, batch_rows=batch_rows)
     else:
         yield from _csv_batches(source, columns, batch_rows, byte_range)
+
+
+def read_pending(source: Source, columns: tuple[str, ...], *,
+                 batch_rows: int = DEFAULT_BATCH_ROWS) -> Iterator[Batch | PendingBatch]:
+    """The batches of :func:`read_batches`, those of a PHH file left unparsed (:class:`PendingBatch`).
+
+    Parsing a hand history is most of the work of its run: left to the
+    thread that loads the batch, it runs on every core.
+    """
+    if source.format == "phh":
+        yield from phh.read_pending(source, batch_rows=batch_rows)
+    else:
+        yield from read_batches(source, columns, batch_rows=batch_rows)
 
 
 @dataclass(frozen=True)

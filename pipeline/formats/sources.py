@@ -16,6 +16,7 @@ format is a module that reads a Source into Batches: :mod:`~pipeline.formats.rea
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,18 @@ def format_suffix(path: str | Path) -> tuple[str, str | None]:
     if compression:
         suffixes = suffixes[:-1]
     return (suffixes[-1] if suffixes else ""), compression
+
+
+@dataclass(frozen=True)
+class PendingBatch:
+    """A batch read but not parsed yet: ``load()`` parses it, on whichever thread processes it.
+
+    ``last_row`` is the highest row it will hold, known before any parsing,
+    so that the rows of the sources after it can be numbered at once.
+    """
+
+    load: Callable[[], Batch]
+    last_row: int
 
 
 @dataclass(frozen=True)

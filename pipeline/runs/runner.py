@@ -48,7 +48,7 @@ import pyarrow.compute as pc
 from pipeline.errors import InputError, UsageError
 from pipeline.formats import histories, readers
 from pipeline.formats.publish import OutputSet
-from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, Source
+from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, PendingBatch, Source
 from pipeline.formats.writers import FORMATS, TableWriter, write_json, write_table
 from pipeline.games import registry
 from pipeline.games.base import Scored
@@ -599,18 +599,20 @@ def stream_sources(sources: Sequence[Source], columns: tuple[str, ...], *, batch
     """
     first_rows: list[int] = []
 
-    def read() -> Iterator[tuple[int, Source, Batch, int]]:
+    def read() -> Iterator[tuple[int, Source, Batch | PendingBatch, int]]:
         next_row = 1
         for place, source in enumerate(sources):
             first_rows.append(next_row)
             span = 0
-            for batch in readers.read_batches(source, columns, batch_rows=batch_rows):
-                span = max(span, batch_span(batch))
+            for batch in readers.read_pending(source, columns, batch_rows=batch_rows):
+                span = max(span, batch.last_row if isinstance(batch, PendingBatch) else batch_span(batch))
                 yield place, source, batch, next_row - 1
             next_row += span
 
-    def work(item: tuple[int, Source, Batch, int]) -> tuple[int, Processed]:
+    def work(item: tuple[int, Source, Batch | PendingBatch, int]) -> tuple[int, Processed]:
         place, source, batch, offset = item
+        if isinstance(batch, PendingBatch):  # parsed here, on a scoring thread
+            batch = batch.load()
         return place, process(source, batch, offset)
 
     run_ordered(read(), work, lambda done: consume(*done), threads=threads)
