@@ -239,3 +239,14 @@ def test_phh_hands_on_the_cluster_name_their_file_as_given(client, tmp_path, mon
     cluster.execute(Run(inputs, dask), scheduler=client)
     assert_same_run(local, dask, "csv")
     assert set(local_winners(local, "csv")["file"]) == set(inputs)
+
+
+def test_pokerstars_logs_mixed_with_phh_on_the_cluster_give_the_local_run(client, tmp_path, monkeypatch):
+    monkeypatch.chdir(RAW.parent.parent)
+    inputs = ["data/raw/pokerstars", "data/raw/phh/pluribus-31.phhs"]
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    summary = Run(inputs, local).execute()
+    cluster.execute(Run(inputs, dask), scheduler=client)
+    assert_same_run(local, dask, "csv")
+    formats = {entry["format"] for entry in summary["inputs"]}
+    assert formats == {"pokerstars", "phh"} and summary["expected"]["checked"] > 0
