@@ -250,3 +250,15 @@ def test_pokerstars_logs_mixed_with_phh_on_the_cluster_give_the_local_run(client
     assert_same_run(local, dask, "csv")
     formats = {entry["format"] for entry in summary["inputs"]}
     assert formats == {"pokerstars", "phh"} and summary["expected"]["checked"] > 0
+
+
+def test_a_folder_of_one_hand_files_is_a_few_partitions_giving_the_local_run(client, tmp_path, monkeypatch):
+    from pipeline.formats import readers
+
+    monkeypatch.chdir(RAW.parent.parent)
+    monkeypatch.setattr(readers, "GROUP_FILES", 50)  # 151 Pluribus files: four groups of similar work
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    summary = Run(["data/raw/phh/pluribus"], local).execute()
+    cluster.execute(Run(["data/raw/phh/pluribus"], dask), scheduler=client)
+    assert_same_run(local, dask, "csv")
+    assert [len(entry.get("files", [entry["path"]])) for entry in summary["inputs"]] == [50, 50, 50, 1]

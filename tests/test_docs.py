@@ -175,7 +175,15 @@ def check_run(ran: Ran) -> None:
     files = [file for name in params["inputs"] for file in input_files(ran.path(name))]
     read = sum(rows_in(file) for file in files)
     summary = json.loads(ran.wrote(Path(params["outdir"]) / "summary.json").read_text())
-    assert {ran.path(i["path"]): i["rows"] for i in summary["inputs"]} == {f: rows_in(f) for f in files}
+    # An input entry of several one-hand files lists them, each one row.
+    rows_by_file = {}
+    for entry in summary["inputs"]:
+        if "files" in entry:
+            assert entry["rows"] == len(entry["files"]) and entry["path"] == entry["files"][0]
+            rows_by_file.update({ran.path(name): 1 for name in entry["files"]})
+        else:
+            rows_by_file[ran.path(entry["path"])] = entry["rows"]
+    assert rows_by_file == {f: rows_in(f) for f in files}
     assert summary["rows_read"] == read > 0
     apart = sum(summary.get(f"rows_{name}", 0) for name in histories.SET_APART)
     assert summary["rows_read"] == summary["rows_scored"] + apart + summary["rows_rejected"]

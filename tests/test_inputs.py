@@ -41,7 +41,8 @@ def summary_of(out: Path) -> dict:
 
 
 def read_paths(out: Path) -> list[str]:
-    return [entry["path"] for entry in summary_of(out)["inputs"]]
+    """Every file a run read, in order: an entry of several one-hand files lists its files."""
+    return [path for entry in summary_of(out)["inputs"] for path in entry.get("files", [entry["path"]])]
 
 
 def notices(result) -> list[str]:

@@ -388,3 +388,29 @@ def test_a_phhs_read_in_small_parts_and_on_two_threads_gives_the_same_outputs(tm
         assert (tmp_path / "whole" / name).read_bytes() == (tmp_path / "parts" / name).read_bytes(), name
     assert whole["rows_read"] == parts["rows_read"] == text.count(b"\n[") + text.startswith(b"[")
     assert parts["rows_rejected"] == 1
+
+
+def test_one_hand_files_read_together_give_what_they_give_one_by_one(tmp_path: Path, monkeypatch) -> None:
+    from pipeline.formats import readers
+
+    folder = tmp_path / "hands"
+    folder.mkdir()
+    files = sorted((PHH / "pluribus").rglob("*.phh"))[:40] + sorted((PHH / "wsop").rglob("*.phh"))[:30]
+    for number, path in enumerate(files):
+        shutil.copy(path, folder / f"{number:03d}.phh")
+    # One bad byte, a byte-order mark and Windows line ends in single files.
+    first = (folder / "000.phh").read_bytes()
+    (folder / "000.phh").write_bytes(first.replace(b"variant", b"v\xffriant", 1))
+    (folder / "001.phh").write_bytes(b"\xef\xbb\xbf" + (folder / "001.phh").read_bytes())
+    (folder / "002.phh").write_bytes((folder / "002.phh").read_bytes().replace(b"\n", b"\r\n"))
+    together = Run([str(folder)], tmp_path / "together").execute()
+    monkeypatch.setattr(readers, "GROUP_FILES", 1)  # each file a pass of its own, as before grouping
+    alone = Run([str(folder)], tmp_path / "alone").execute()
+    for name in ("winners.csv", "rejects.csv", "categories.csv", "ties.csv"):
+        assert (tmp_path / "together" / name).read_bytes() == (tmp_path / "alone" / name).read_bytes(), name
+    assert len(together["inputs"]) == 1 and len(together["inputs"][0]["files"]) == len(files)
+    assert len(alone["inputs"]) == len(files)
+    rejects = pd.read_csv(tmp_path / "together" / "rejects.csv", dtype=str, keep_default_na=False)
+    bad = rejects[rejects["source"].str.endswith("000.phh")]
+    assert bad["source_row"].tolist() == ["1"] and "line 1: bytes that are not UTF-8" in bad["reason"].iloc[0]
+    assert together["rows_read"] == alone["rows_read"] == len(files)

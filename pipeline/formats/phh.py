@@ -48,7 +48,7 @@ import codecs
 import re
 import threading
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -137,9 +137,23 @@ def read_pending(source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
 
 def _group_batch(group: _Group, name: str) -> Batch:
     hands = _parse_group(group)
-    batch = to_batch(hands, replay(hands), name)
+    if group.members:  # each hand is a file of its own: its rows name it
+        members = {group.first_ordinal + index: member for index, member in enumerate(group.members)}
+        batch = to_batch(hands, replay(hands), {ordinal: member.name for ordinal, member in members.items()})
+        batch.member_of_row = members
+    else:
+        batch = to_batch(hands, replay(hands), name)
     batch.last_row = group.last_ordinal  # every hand of the group is a row of ``hands``
     return batch
+
+
+def holds_one_hand(path: Path) -> bool:
+    """Whether a PHH file holds one hand (``.phh``), not the tables of a ``.phhs`` file.
+
+    >>> holds_one_hand(Path("a/1.phh")), holds_one_hand(Path("b.phhs.gz"))
+    (True, False)
+    """
+    return format_suffix(path)[0] == ".phh"
 
 
 def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Hands]:
@@ -186,8 +200,9 @@ class _Group:
 
     ``text`` holds whole hands with line ends \\n; ``starts`` the line of
     each hand within it; ``first_ordinal`` and ``first_line`` place its
-    first hand in the file (from 1); ``bad_lines`` are the file's lines
-    (from 0) in the group that held bytes that are not UTF-8 text.
+    first hand in the file (from 1); ``bad`` holds (ordinal, line from 1)
+    of the first line of a hand with bytes that are not UTF-8 text.  A group
+    of one-hand files (``members``) holds a hand per file, each on its line 1.
     """
 
     text: pa.Buffer
@@ -195,7 +210,8 @@ class _Group:
     first_ordinal: int
     first_line: int
     multi: bool
-    bad_lines: NDArray[np.int64]
+    bad: tuple[tuple[int, int], ...] = ()
+    members: tuple[Source, ...] = ()
 
     @property
     def last_ordinal(self) -> int:
@@ -214,13 +230,18 @@ def _parse_group(group: _Group) -> Hands:
     first = np.where(lengths > 0, data[np.minimum(offsets[:-1], max(len(data) - 1, 0))], 0)
     parsed = _parse(lines, first, group.starts, ordinal=group.first_ordinal, first_line=group.first_line,
                     multi=group.multi)
-    if len(group.bad_lines):
-        _reject_bad_bytes(parsed, group)
+    if group.members:
+        parsed.line[:] = 1  # each hand starts its own file
+    if group.bad:
+        _reject_bad_bytes(parsed, group.bad)
     return parsed
 
 
 def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
     """The groups of hands of a source, read a part at a time (see :func:`read_hands`)."""
+    if source.members:
+        yield from _member_texts(source, batch_rows=batch_rows)
+        return
     phhs = _is_phhs(source.path)
     group_size = min(batch_rows, GROUP_HANDS)
     ordinal, line_base, carry, first_part = 1, 0, b"", True
@@ -249,6 +270,33 @@ def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
                     return
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"{source.path}: cannot read ({error})") from None
+
+
+def _member_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
+    """The groups of a source of one-hand files: their texts joined, a hand per file."""
+    group_size = min(batch_rows, GROUP_HANDS)
+    for begin in range(0, len(source.members), group_size):
+        members = source.members[begin:begin + group_size]
+        texts: list[bytes] = []
+        starts: list[int] = []
+        bad: list[tuple[int, int]] = []
+        line = 0
+        for ordinal, member in enumerate(members, start=begin + 1):
+            try:
+                with pa.input_stream(str(member.path), compression=member.compression) as stream:
+                    raw: bytes = stream.read()
+            except (pa.ArrowException, OSError) as error:
+                raise InputError(f"{member.path}: cannot read ({error})") from None
+            blob, bad_lines = _clean_text(raw.removeprefix(_BOM))
+            if not blob.endswith(b"\n"):
+                blob += b"\n"
+            if len(bad_lines):
+                bad.append((ordinal, int(bad_lines[0]) + 1))
+            starts.append(line)
+            line += blob.count(b"\n")
+            texts.append(blob)
+        yield _Group(pa.py_buffer(b"".join(texts)), np.array(starts, dtype=np.int64), begin + 1, 1, False,
+                     tuple(bad), members)
 
 
 def _last_hand_start(text: bytes) -> int:
@@ -286,8 +334,11 @@ def _part_groups(raw: bytes, *, phhs: bool, head: bool, ordinal: int, line_base:
         last_line = line_base + int(start_lines[stop]) if stop < hands else line_base + len(newlines) + 1
         inside = bad_lines[(bad_lines >= first_line) & (bad_lines < last_line)]
         starts = (start_lines[begin:stop] - start_lines[begin]).astype(np.int64)
+        owner = np.searchsorted(first_line + starts, inside, side="right") - 1  # the hand of each bad line
+        bad = tuple((ordinal + begin + int(hand), int(line) + 1) for hand, line in zip(owner, inside)
+                    if hand >= 0)
         yield _Group(buffer.slice(low, high - low), starts, ordinal + begin, first_line + 1,
-                     bool(headed[begin]), inside)
+                     bool(headed[begin]), bad)
         begin = stop
 
 def _is_phhs(path: Path) -> bool:
@@ -345,15 +396,13 @@ def _holds_a_key(text: bytes) -> bool:
     return any(line.strip() and not line.strip().startswith(b"#") for line in text.split(b"\n"))
 
 
-def _reject_bad_bytes(hands: Hands, group: _Group) -> None:
-    """Reject the hands of a group that hold a line with bytes that are not UTF-8 text."""
-    hand_lines = group.first_line - 1 + group.starts  # the file's line (from 0) where each hand starts
-    owner = np.searchsorted(hand_lines, group.bad_lines, side="right") - 1
-    for hand, line in zip(owner.tolist(), group.bad_lines.tolist()):
-        rows = np.flatnonzero(hands.ordinal == group.first_ordinal + hand)
+def _reject_bad_bytes(hands: Hands, bad: tuple[tuple[int, int], ...]) -> None:
+    """Reject the hands that hold a line with bytes that are not UTF-8 text: (ordinal, line from 1)."""
+    for ordinal, line in bad:
+        rows = np.flatnonzero(hands.ordinal == ordinal)
         # The first bad line of a hand names it; it outranks what the '?' made the parser say.
-        if hand >= 0 and len(rows) and not str(hands.problem[rows[0]]).endswith(_NOT_UTF8):
-            hands.problem[rows[0]] = f"line {line + 1}: {_NOT_UTF8}"
+        if len(rows) and not str(hands.problem[rows[0]]).endswith(_NOT_UTF8):
+            hands.problem[rows[0]] = f"line {line}: {_NOT_UTF8}"
             hands.excerpt[rows[0]] = None
 
 
@@ -519,8 +568,8 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
         plain = found.is_valid().to_numpy(zero_copy_only=False)
         slow |= ~plain
         header_keys = found.field(0).to_pylist()
-    elif header.any() or (first == ord("[")).any():
-        slow[:] = True
+    elif (first == ord("[")).any():  # a table in a hand without headers: TOML's rules decide
+        slow[np.unique(chunk[first == ord("[")])] = True
 
     fast = np.flatnonzero(~slow)
     take = {name: pa.array(where[name][fast]) for name in where}
@@ -1702,7 +1751,7 @@ def replay(hands: Hands) -> Replay:
                   scored=scored, expected=expected, counts=counts)
 
 
-def to_batch(hands: Hands, replayed: Replay, path: str) -> Batch:
+def to_batch(hands: Hands, replayed: Replay, path: str | Mapping[int, str]) -> Batch:
     """The batch of a replayed group: a table row per scored showdown, the rejected hands, the counts.
 
     Parameters
@@ -1711,8 +1760,9 @@ def to_batch(hands: Hands, replayed: Replay, path: str) -> Batch:
         The group as read.
     replayed : Replay
         Its :func:`replay`.
-    path : str
-        The file as the user named it, for the ``file`` column.
+    path : str or mapping of int to str
+        The file as the user named it, for the ``file`` column; for a group
+        of one-hand files, the file of each hand by its ordinal.
 
     Returns
     -------
@@ -1721,8 +1771,9 @@ def to_batch(hands: Hands, replayed: Replay, path: str) -> Batch:
     """
     order = np.argsort(hands.ordinal, kind="stable")
     keep = order[replayed.scored[order]]
+    files = [path] * len(keep) if isinstance(path, str) else [path[int(hands.ordinal[i])] for i in keep]
     table = _table(replayed.board[keep], replayed.holes[keep], replayed.live[keep], replayed.expected[keep],
-                   path, [hands.key[i] for i in keep], [hands.players[i] for i in keep],
+                   files, [hands.key[i] for i in keep], [hands.players[i] for i in keep],
                    replayed.variant[keep])
     problem, excerpt = replayed.rejections.problem, replayed.rejections.excerpt
     unreadable = []
@@ -1918,7 +1969,7 @@ def _twice(codes: np.ndarray) -> str:
     return str(cards.CARD_TEXT[values[counts > 1][0]])
 
 
-def _table(board: np.ndarray, holes: np.ndarray, live: np.ndarray, expected: np.ndarray, path: str,
+def _table(board: np.ndarray, holes: np.ndarray, live: np.ndarray, expected: np.ndarray, files: list[str],
            keys: list[str | None], players: list[str | None], variant: np.ndarray) -> pa.Table:
     n = len(board)
     columns = {"board": notation.cards_text(np.minimum(board, cards.DECK_SIZE - 1))}
@@ -1926,7 +1977,7 @@ def _table(board: np.ndarray, holes: np.ndarray, live: np.ndarray, expected: np.
         columns[name] = notation.cards_text(np.where(live[:, seat, None], holes[:, seat], 0),
                                             present=live[:, seat])
     columns[EXPECTED] = pa.array(expected.tolist() if n else [], pa.string())
-    columns["file"] = pa.array([path] * n, pa.string())
+    columns["file"] = pa.array(files, pa.string())
     columns["hand"] = pa.array(keys, pa.string())
     columns["players"] = pa.array(players, pa.string())
     columns["variant"] = pa.array(variant.tolist() if n else [], pa.string())

@@ -30,6 +30,7 @@ that no player is lost to a misspelt column (:func:`checked_columns`).
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import io
 import os
@@ -149,7 +150,39 @@ def find_sources(patterns: Sequence[str | os.PathLike[str]], *,
     if not sources and skipped:
         raise InputError(f"no input to read: {listed(entry['file'] for entry in skipped)} "
                          f"{'was' if len(skipped) == 1 else 'were'} skipped (see the lines above)")
-    return Inputs(sources, skipped)
+    return Inputs(_grouped(sources), skipped)
+
+
+#: One-hand files read together as one source, at most: a group of them is one pass of the
+#: pipeline (and one dask partition), where a pass per file would cost more than its hand.
+GROUP_FILES = 4096
+
+
+def _grouped(sources: list[Source]) -> list[Source]:
+    """The sources, with each run of consecutive one-hand PHH files made one source of several files.
+
+    The public collections keep one hand per ``.phh`` file; read one at a
+    time, each file would pay a whole pass of the pipeline for one hand.
+    Row numbers are those the files would have one by one: one row each.
+    """
+    grouped: list[Source] = []
+    run: list[Source] = []
+
+    def close_run() -> None:
+        for start in range(0, len(run), GROUP_FILES):
+            members = run[start:start + GROUP_FILES]
+            grouped.append(members[0] if len(members) == 1 else
+                           dataclasses.replace(members[0], members=tuple(members)))
+        run.clear()
+
+    for source in sources:
+        if source.format == "phh" and phh.holds_one_hand(source.path):
+            run.append(source)
+            continue
+        close_run()
+        grouped.append(source)
+    close_run()
+    return grouped
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

@@ -56,13 +56,19 @@ class PendingBatch:
 
 @dataclass(frozen=True)
 class Source:
-    """One input file: where it is, its format and the columns it offers."""
+    """One input file: where it is, its format and the columns it offers.
+
+    A run of many small files of one format that are read together (one-hand
+    ``.phh`` files) is one source whose ``members`` are those files; its
+    ``path`` is the first of them.
+    """
 
     path: Path
-    format: str  # "csv", "parquet", "contest" or "phh"
+    format: str  # "csv", "parquet", "contest", "phh" or "pokerstars"
     columns: tuple[str, ...]
     compression: str | None = None
     given_as: str | None = None  # the path as the user wrote it, where ``path`` was made absolute
+    members: tuple[Source, ...] = ()
 
     @property
     def name(self) -> str:
@@ -71,6 +77,8 @@ class Source:
 
     @property
     def size(self) -> int:
+        if self.members:
+            return sum(member.size for member in self.members)
         return self.path.stat().st_size
 
     def seats(self) -> tuple[str, ...]:
@@ -108,6 +116,9 @@ class Batch:
         counts for the summary.
     last_row : int
         The highest row read, when rows not in the table may come last.
+    member_of_row : dict of int to Source, optional
+        For a source of several files (``Source.members``), the file each
+        row comes from; each such file holds one row.
     """
 
     table: pa.Table
@@ -119,6 +130,7 @@ class Batch:
     field_lines: bool = False
     counts: dict[str, int] = field(default_factory=dict)
     last_row: int = 0
+    member_of_row: dict[int, Source] | None = None
 
     def raw_text(self, indices: np.ndarray) -> list[str] | None:
         """The input text of the rows at ``indices``, or None when rows have none (Parquet)."""

@@ -268,7 +268,8 @@ def part_name(index: int, output_format: str) -> str:
 def _readable(source: Source) -> Source:
     # Workers may run elsewhere: give them the absolute path to read, and keep
     # the name the user gave for what the outputs write.
-    return dataclasses.replace(source, path=source.path.resolve(), given_as=source.name)
+    return dataclasses.replace(source, path=source.path.resolve(), given_as=source.name,
+                               members=tuple(_readable(member) for member in source.members))
 
 
 def score_partition(scoring: Scoring, source: Source, partition: Partition, offset: int,

@@ -250,10 +250,12 @@ class Scoring:
                    for i, line, text in zip(bad, lines, raw)]
         records += [(row, line, reason, text) for row, line, text, reason in batch.unreadable]
         records.sort()
+        members = batch.member_of_row or {}  # a source of one-row files names each row's own file
         return pa.table({
             "row": pa.array([row + offset for row, *_ in records], pa.int64()),
-            "source": pa.array([str(source.path)] * len(records), pa.string()),
-            "source_row": pa.array([row for row, *_ in records], pa.int64()),
+            "source": pa.array([members[row].name if row in members else str(source.path)
+                                for row, *_ in records], pa.string()),
+            "source_row": pa.array([1 if row in members else row for row, *_ in records], pa.int64()),
             "line": pa.array([line if line > 0 else None for _, line, _, _ in records], pa.int64()),
             "reason": pa.array([reason for _, _, reason, _ in records], pa.string()),
             "raw": pa.array([text for *_, text in records], pa.string()),
@@ -282,6 +284,7 @@ def source_record(source: Source, first_row: int, totals: Totals) -> dict[str, A
     """The summary's entry of one input; an input whose records name a venue gives its audit
     counts too, added up by venue in ``expected.by_venue``."""
     record = {"path": str(source.path), "format": source.format, "size_bytes": source.size,
+              **({"files": [str(member.path) for member in source.members]} if source.members else {}),
               "first_row": first_row, "rows": totals.read, "scored": totals.scored,
               "rejected": totals.rejected, "blank_lines": totals.blank_lines,
               **{name: totals.counts[name] for name in histories.SET_APART if name in totals.counts}}
