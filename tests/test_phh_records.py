@@ -35,7 +35,7 @@ from pipeline.formats.readers import open_source
 
 from .conftest import DATA, PhhHand, PhhRun, phhs_text, run_phh, toml_text
 from .test_phh import recorded_winners, replay, showdown_winners
-from .test_phh_reference import AUTOMATIONS, DECK, Chips, chips_of, pokerkit_chips
+from .test_phh_reference import AUTOMATIONS, Chips, chips_of, play_randomly, pokerkit_chips
 from .test_phh_syntax import rules_by_table, rules_outcome
 
 HANDHQ = DATA / "phh" / "handhq_30.phhs"
@@ -519,27 +519,7 @@ def played_hand(rng: random.Random, players: int, antes: list[int], blinds: list
     game = NoLimitTexasHoldem(AUTOMATIONS, False, antes, blinds, max(blinds), mode=Mode.CASH_GAME)
     stacks = [rng.choice([rng.randint(1, 10), rng.randint(10, 300)]) for _ in range(players)]
     state = game(stacks, players)
-    deck = rng.sample(DECK, len(DECK))
-    while state.status:
-        if state.can_burn_card():
-            state.burn_card("??")
-        elif state.can_deal_hole():
-            state.deal_hole(deck.pop())
-        elif state.can_deal_board():
-            state.deal_board("".join(deck.pop() for _ in range(state.street.board_dealing_count)))
-        elif state.can_show_or_muck_hole_cards():
-            state.show_or_muck_hole_cards(True)
-        else:
-            choice = rng.random()
-            if choice < 0.3 and state.checking_or_calling_amount and state.can_fold():
-                state.fold()
-            elif choice < 0.6 and state.can_complete_bet_or_raise_to():
-                low = state.min_completion_betting_or_raising_to_amount
-                high = state.max_completion_betting_or_raising_to_amount
-                assert low is not None and high is not None
-                state.complete_bet_or_raise_to(rng.choice([low, high, rng.randint(low, high)]))
-            else:
-                state.check_or_call()
+    play_randomly(state, rng, fold=0.3, raise_to=0.6)
     history = HandHistory.from_game_state(game, state)
     history.finishing_stacks = list(state.stacks)
     return history.dumps(), chips_of(state)

@@ -223,6 +223,33 @@ AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BL
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 
 
+def play_randomly(state: State, rng: random.Random, *, fold: float, raise_to: float) -> None:
+    """Play a pokerkit state to its end: cards from a deck shuffled by ``rng`` (so that a seed gives
+    one hand), and each decision drawn: fold with chance ``fold`` (when facing a bet), else bet or
+    raise with chance ``raise_to - fold`` (to the least, the most or between), else check or call."""
+    deck = rng.sample(DECK, len(DECK))
+    while state.status:
+        if state.can_burn_card():
+            state.burn_card("??")
+        elif state.can_deal_hole():
+            state.deal_hole(deck.pop())
+        elif state.can_deal_board():
+            state.deal_board("".join(deck.pop() for _ in range(state.street.board_dealing_count)))
+        elif state.can_show_or_muck_hole_cards():
+            state.show_or_muck_hole_cards(True)
+        else:
+            choice = rng.random()
+            if choice < fold and state.checking_or_calling_amount and state.can_fold():
+                state.fold()
+            elif choice < raise_to and state.can_complete_bet_or_raise_to():
+                low = state.min_completion_betting_or_raising_to_amount
+                high = state.max_completion_betting_or_raising_to_amount
+                assert low is not None and high is not None
+                state.complete_bet_or_raise_to(rng.choice([low, high, rng.randint(low, high)]))
+            else:
+                state.check_or_call()
+
+
 def random_hand(rng: random.Random) -> tuple[str, Chips]:
     """One legal hand that pokerkit plays with random decisions: its PHH text, finishing stacks
     included, and its chips (:func:`chips_of`).
@@ -248,27 +275,7 @@ def random_hand(rng: random.Random) -> tuple[str, Chips]:
     else:
         game = NoLimitTexasHoldem(AUTOMATIONS, trimming, antes, blinds, 100, mode=Mode.CASH_GAME)
     state = game(stacks, players)
-    deck = rng.sample(DECK, len(DECK))  # dealt here, not by pokerkit, so that a seed gives one hand
-    while state.status:
-        if state.can_burn_card():
-            state.burn_card("??")
-        elif state.can_deal_hole():
-            state.deal_hole(deck.pop())
-        elif state.can_deal_board():
-            state.deal_board("".join(deck.pop() for _ in range(state.street.board_dealing_count)))
-        elif state.can_show_or_muck_hole_cards():
-            state.show_or_muck_hole_cards(True)
-        else:
-            choice = rng.random()
-            if choice < 0.4 and state.checking_or_calling_amount and state.can_fold():
-                state.fold()
-            elif choice < 0.65 and state.can_complete_bet_or_raise_to():
-                low = state.min_completion_betting_or_raising_to_amount
-                high = state.max_completion_betting_or_raising_to_amount
-                assert low is not None and high is not None
-                state.complete_bet_or_raise_to(rng.choice([low, high, rng.randint(low, high)]))
-            else:
-                state.check_or_call()
+    play_randomly(state, rng, fold=0.4, raise_to=0.65)
     history = HandHistory.from_game_state(game, state)
     history.ante_trimming_status = trimming
     history.finishing_stacks = list(state.stacks)
