@@ -13,11 +13,13 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from pipeline.formats import histories, pokerstars
 from pipeline.runs.runner import Run
+from pipeline.text import shown
 
 from .conftest import DATA, RAW
 from .rules import best_value
@@ -377,6 +379,57 @@ def test_a_name_that_only_prefixes_a_seated_one_is_not_matched(tmp_path: Path) -
     text = hand().replace("bob collected $6 from pot", "bo collected $6 from pot")
     _, _, rejects = run([write(tmp_path, text)], tmp_path / "out")
     assert rejects["reason"].tolist() == ["'bo' collects, but is not seated"]
+
+
+# Names around the reader's 8-byte words (1, 8, 9, 16, 17, 24, 25 and more bytes, and not ASCII):
+# each one is matched in full, never by its first bytes.
+NAME_LENGTHS = [("a", "b" * 8, "c" * 9), ("d" * 16, "e" * 17, "f" * 24),
+                ("g" * 25, "Jos\u00e9 " + "\u00e9" * 10, "h" * 40)]
+
+
+@pytest.mark.parametrize("names", NAME_LENGTHS, ids=["-".join(map(str, map(len, n))) for n in NAME_LENGTHS])
+def test_names_of_every_length_are_matched_in_full(names, tmp_path: Path) -> None:
+    summary, winners, rejects = run([write(tmp_path, hand(names=names))], tmp_path / "out")
+    assert rejects.empty, rejects["reason"].tolist()
+    (row,) = winners.itertuples()
+    assert row.winners == row.expected == "2" and row.players == f"{names[0]}, {names[1]}, , {names[2]}"
+    # A name one byte shorter or longer than a seated one, at the end of its words, is not that player.
+    for other in (names[1][:-1], names[1] + "x"):
+        text = hand(names=names).replace(f"{names[1]} collected", f"{other} collected")
+        _, _, rejects = run([write(tmp_path, text, "other.txt")], tmp_path / "other")
+        assert rejects["reason"].tolist() == [f"{shown(other)} collects, but is not seated"]
+        text = hand(names=names).replace(f"{names[2]}: checks\n*** SHOW", f"{other}: checks\n*** SHOW")
+        _, _, rejects = run([write(tmp_path, text, "other.txt")], tmp_path / "other")
+        assert rejects["reason"].tolist() == [f"action of {shown(other)}, who is not seated"]
+    # A summary line must start with its seat's name: one byte short of it is not.
+    text = hand(names=names).replace(f"Seat 2: {names[1]} (small", f"Seat 2: {names[1][:-1]} (small")
+    _, _, rejects = run([write(tmp_path, text, "other.txt")], tmp_path / "other")
+    assert rejects["reason"].tolist() == ["summary line of seat 2 does not name its player"]
+
+
+def test_names_that_share_a_hash_are_told_apart_as_text(tmp_path: Path, monkeypatch) -> None:
+    # Every name given the same hash: the lookup falls back to comparing text, with the same result.
+    expected = [run([folder], tmp_path / f"plain-{i}") for i, folder in enumerate((SESSIONS, HARD))]
+    monkeypatch.setattr(pokerstars, "_hash", lambda hands, length, words: np.zeros(len(hands), np.uint64))
+    for i, folder in enumerate((SESSIONS, HARD)):
+        summary, winners, rejects = run([folder], tmp_path / f"shared-{i}")
+        pd.testing.assert_frame_equal(winners.drop(columns="row"), expected[i][1].drop(columns="row"))
+        pd.testing.assert_frame_equal(rejects, expected[i][2])
+
+
+def test_a_summary_seat_is_written_as_its_seat_line_is(tmp_path: Path) -> None:
+    text = hand().replace("Seat 2: bob (small blind)", "Seat 02: bob (small blind)")
+    _, _, rejects = run([write(tmp_path, text)], tmp_path / "out")
+    assert rejects["reason"].tolist() == ["summary line of seat 2 does not name its player"]
+
+
+@pytest.mark.parametrize("ending, expected", [("from pot  ", "2"), ("from main pot", "2"),
+                                              ("from side pot-12", "NO_RECORDED_WINNER")])
+def test_collection_lines_end_as_the_site_writes_them(ending: str, expected: str, tmp_path: Path) -> None:
+    text = hand().replace("bob collected $6 from pot\n", f"bob collected $6 {ending}\n")
+    summary, winners, rejects = run([write(tmp_path, text)], tmp_path / "out")
+    assert rejects.empty and summary["expected"]["checked"] == 1
+    assert winners["expected"].tolist() == [getattr(histories, expected, expected)]
 
 
 def test_amounts_with_currency_signs_and_thousands_separators(tmp_path: Path) -> None:

@@ -32,21 +32,26 @@ hand is still scored and counted as ``inconsistent_record``.
 How a file is read
 ------------------
 A session file is read in chunks of whole hands (:data:`CHUNK_BYTES`), so
-memory is bounded by the chunk, not by the file.  A chunk is split into lines
-once; a handful of pyarrow string kernels classify every line at once (RE2
-regular expressions run in C++ over whole arrays, never one per line in
-Python), numpy assigns each line to its hand by a cumulative sum of hand
-starts, and names are matched against the seat list of their own hand with
-one hash lookup of ``hand, name`` keys.  A name is taken from the line only as
-the text before the last ``": "`` of an action line (the site's text after it
-never holds one) or before the site's fixed words of a collection, and must
-then be a seated name of that hand: it is never guessed.
+memory is bounded by the chunk, not by the file.  One numpy pass over a
+chunk's bytes finds its line ends and its colons; lines are told apart by
+their first bytes, read as 64-bit words and compared in numpy, and numpy
+assigns each line to its hand by a cumulative sum of hand starts.  pyarrow's
+string kernels (RE2 regular expressions run in C++ over whole arrays) read
+only the lines that need them: seat lines, action words with an amount or
+cards, collections, the summary of a showdown, a header of an uncommon form;
+never a regular expression per line in Python.  A name is taken from the line
+only as the text before the last ``": "`` of an action line (the site's text
+after it never holds one) or before the site's fixed words of a collection,
+and must then be a seated name of that hand: it is never guessed.  Names are
+matched against the seat list of their own hand by a hash of the hand and the
+name's first 24 bytes in pyarrow's hash table, then compared in full (a
+longer name, or a hash two names share, as text).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,6 +99,11 @@ _COLLECT = (rf"^(?P<name>.+) collected (?P<amount>{_AMOUNT}) from "
 _TOTAL = rf"^Total pot (?P<total>{_AMOUNT})(?: .*)? \| Rake (?P<rake>{_AMOUNT})"
 _BOARD_LINE = r"^Board \[(?P<cards>[^\]]*)\]"
 _TAGS = r"^(?: \([a-z ]+\))*"
+# A header of the common form: a hold'em hand, whose full pattern (below) needs no captures to tell.
+# It reads as :data:`_HEADER` does: no tournament, no braces, the game's words never "-", "Level"
+# or a parenthesis (so the game ends there), no comma in the stakes (so no game inside them).
+_HEADER_HOLDEM = (r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +"
+                  r"Hold'em (?:(?:No|Pot|Fixed) )?Limit (?:- )?(?:Level [^ ]+ )?\([^(),]*\) - .+? *\n?$")
 _CASHED_OUT = (rf"{_TAGS} showed \[[^\]]*\] and won \((?P<amount>{_AMOUNT})\)"
                r".*\(pot not awarded as player cashed out\)")
 _TWO_CARDS = r"^[^ ]{2} [^ ]{2}$"
@@ -162,7 +172,7 @@ def _chunks(source: Source) -> Iterator[tuple[bytes, int]]:
                     data, hold = data[:-1], b"\r"
                 if b"\r" in data:
                     data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-                if b"\n" + _BOM in data:  # sessions pasted together keep their marks
+                if _BOM[:1] in data and b"\n" + _BOM in data:  # sessions pasted together keep their marks
                     data = data.replace(b"\n" + _BOM, b"\n")
                 cut = len(data) if at_end else _last_start(data)
                 if cut <= 0:
@@ -171,7 +181,7 @@ def _chunks(source: Source) -> Iterator[tuple[bytes, int]]:
                 piece, carry = data[:cut], data[cut:] + hold
                 if piece:
                     yield piece, line
-                    line += piece.count(b"\n")
+                    line += int(np.count_nonzero(np.frombuffer(piece, dtype=np.uint8) == _NEWLINE))
                 if at_end:
                     return
     except (pa.ArrowException, OSError) as error:
@@ -193,10 +203,12 @@ def _last_start(data: bytes) -> int:
 def _utf8(piece: bytes) -> tuple[bytes, list[int]]:
     """``piece`` with bytes that are not UTF-8 replaced by ``?``, and the 0-based lines they were on."""
     bad_lines: list[int] = []
+    bounds = pa.py_buffer(np.array([0, len(piece)], dtype=np.int64))
+    whole = pa.Array.from_buffers(pa.large_binary(), 1, [None, bounds, pa.py_buffer(piece)])
     try:
-        piece.decode("utf-8")
+        whole.cast(pa.large_string())  # checks the UTF-8 in C++, many times faster than decoding it
         return piece, bad_lines
-    except UnicodeDecodeError:
+    except pa.ArrowInvalid:
         pass
     fixed = bytearray(piece)
     position = 0
@@ -223,48 +235,160 @@ def _mask(flags: pa.Array | pa.ChunkedArray) -> NDArray[np.bool_]:
     return mask
 
 
-_WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_PAD = 32  # zero bytes after a chunk's text: a word can be read at any offset up to 24 bytes past its end
+_NAME_WORDS = 3  # names of up to 24 bytes are compared as three words; longer ones as text
+_NEWLINE, _COLON, _SPACE, _ZERO, _NINE = (ord(c) for c in "\n: 09")
+# Words after "NAME: " that are actions as they stand, without reading an amount.
+_PLAIN_ACTIONS = (b"folds", b"checks", b"mucks hand", b"doesn't show hand")
+# Multipliers of the name hash (odd 64-bit constants); equal hashes are always compared in full.
+_HASH = [np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                                  0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD)]
 
 
-def _heads(offsets: np.ndarray, data: np.ndarray) -> NDArray[np.uint64]:
-    """The first :data:`_HEAD_BYTES` bytes of each line as little-endian words, (n, words) uint64,
-    zero past the line's end: three gathers instead of one per byte."""
-    starts, lengths = offsets[:-1].astype(np.int64), np.diff(offsets).astype(np.int64)
-    padded = np.concatenate([data, np.zeros(_HEAD_BYTES + 16, dtype=np.uint8)])
-    # Every byte offset read as the start of a word (numpy allows unaligned strides).
-    words = np.ndarray(shape=(len(data) + _HEAD_BYTES + 1,), dtype="<u8", buffer=padded, strides=(1,))
-    heads = np.empty((len(starts), _HEAD_BYTES // 8), dtype=np.uint64)
-    for k in range(_HEAD_BYTES // 8):
-        heads[:, k] = words[starts + 8 * k] & _WORD_MASKS[np.clip(lengths - 8 * k, 0, 8)]
-    return heads
+def _word(text: bytes) -> np.uint64:
+    """Up to 8 bytes as the little-endian word the chunk's words are compared with."""
+    return np.uint64(int.from_bytes(text, "little"))
 
 
-def _starting(heads: NDArray[np.uint64], prefix: str) -> NDArray[np.bool_]:
-    """Which lines start with ``prefix`` (at most :data:`_HEAD_BYTES` bytes), from :func:`_heads`."""
-    wanted = prefix.encode()
-    found = np.ones(len(heads), dtype=bool)
-    for k in range(0, len(wanted), 8):
-        piece = wanted[k:k + 8]
-        word = np.uint64(int.from_bytes(piece, "little"))
-        found &= (heads[:, k // 8] & _WORD_MASKS[len(piece)]) == word
+class _Bytes:
+    """A chunk's text as numpy bytes, and as little-endian words starting at every byte offset.
+
+    Words are read without a copy (numpy allows unaligned strides) from a
+    copy of the text padded with zeros, so a word may start anywhere in it.
+    """
+
+    def __init__(self, piece: bytes) -> None:
+        self.size = len(piece)
+        padded = np.zeros(len(piece) + _PAD, dtype=np.uint8)
+        padded[:len(piece)] = np.frombuffer(piece, dtype=np.uint8)
+        self.bytes = padded
+        self.words = np.ndarray(shape=(len(piece) + _PAD - 7,), dtype="<u8", buffer=padded, strides=(1,))
+        self.buffer = pa.py_buffer(piece)
+
+    def has(self, at: np.ndarray, text: bytes) -> NDArray[np.bool_]:
+        """Whether ``text`` is written at each offset ``at`` (offsets in the text, ``text`` at most 24 bytes).
+
+        ``text`` holds no ``\\n`` and no zero byte, so it is never found across a line end.
+        """
+        found = np.ones(len(at), dtype=bool)
+        for k in range(0, len(text), 8):
+            piece = text[k:k + 8]
+            found &= (self.words[at + k] & _MASKS[len(piece)]) == _word(piece)
+        return found
+
+    def name_words(self, at: np.ndarray, length: np.ndarray) -> list[NDArray[np.uint64]]:
+        """The first 24 bytes of each name (``length`` bytes from ``at``) as three words, zero past it."""
+        words = [self.words[at] & _MASKS[np.minimum(length, 8)]]
+        for k in range(1, _NAME_WORDS):
+            word = np.zeros(len(at), dtype=np.uint64)
+            longer = np.flatnonzero(length > 8 * k)
+            word[longer] = self.words[at[longer] + 8 * k] & _MASKS[np.minimum(length[longer] - 8 * k, 8)]
+            words.append(word)
+        return words
+
+    def slices(self, begin: np.ndarray, end: np.ndarray) -> pa.Array:
+        """The text from ``begin`` to ``end`` of each piece as strings; pieces in order, none overlapping.
+
+        The pieces and the gaps between them are one array over the text (no copy of it), the
+        pieces taken from it.
+        """
+        if not len(begin):
+            return pa.array([], pa.large_string())
+        both = np.empty(2 * len(begin), dtype=np.int64)
+        both[0::2], both[1::2] = begin, end
+        pieces = pa.Array.from_buffers(pa.large_string(), 2 * len(begin) - 1,
+                                       [None, pa.py_buffer(both), self.buffer])
+        return _take(pieces, 2 * np.arange(len(begin), dtype=np.int64))
+
+
+def _digits(values: NDArray[np.uint8]) -> NDArray[np.bool_]:
+    found: NDArray[np.bool_] = (values >= _ZERO) & (values <= _NINE)
     return found
 
 
-def _head_byte(heads: NDArray[np.uint64], at: int) -> NDArray[np.int64]:
-    """Byte ``at`` of each line (0 past its end), from :func:`_heads`."""
-    return ((heads[:, at // 8] >> np.uint64(8 * (at % 8))) & np.uint64(0xFF)).astype(np.int64)
+def _seat_numbers(text: _Bytes, starts: np.ndarray) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """For lines (starting at ``starts``) ``Seat N: ...`` with N of one or two digits: N and where the
+    text after ``": "`` starts; 0 and -1 for any other line.
 
-
-def _seat_numbers(heads: NDArray[np.uint64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """For lines ``Seat N: ...`` (N of one or two digits): N and where the text after ``": "``
-    starts; 0 and -1 for any other line."""
-    digit = [_head_byte(heads, 5 + i) - ord("0") for i in range(2)]
-    colon = [(_head_byte(heads, 6 + i) == ord(":")) & (_head_byte(heads, 7 + i) == ord(" "))
-             for i in range(2)]
+    Bytes past a line's end are its ``\\n`` (or the padding), which no test below accepts.
+    """
+    word = text.words[starts + 5]
+    byte = [((word >> np.uint64(8 * i)) & np.uint64(0xFF)).astype(np.int64) for i in range(4)]
+    digit = [byte[i] - _ZERO for i in range(2)]
+    colon = [(byte[1 + i] == _COLON) & (byte[2 + i] == _SPACE) for i in range(2)]
     one = (digit[0] >= 0) & (digit[0] <= 9) & colon[0]
     two = (digit[0] >= 0) & (digit[0] <= 9) & (digit[1] >= 0) & (digit[1] <= 9) & colon[1]
     number = np.where(one, digit[0], np.where(two, 10 * digit[0] + digit[1], 0))
     return number, np.where(one, 8, np.where(two, 9, -1))
+
+
+def _hash(hands: np.ndarray, length: np.ndarray, words: list[NDArray[np.uint64]]) -> NDArray[np.uint64]:
+    """A 64-bit hash of each (hand, name): it only narrows a search, equal hashes are compared in full."""
+    key: NDArray[np.uint64] = hands.astype(np.uint64) * _HASH[0] + length.astype(np.uint64) * _HASH[1]
+    for word, multiplier in zip(words, _HASH[2:]):
+        key += (word ^ (word >> np.uint64(31))) * multiplier
+    return key
+
+
+class _Seated:
+    """The seat lines of a chunk, searched by hand and name.
+
+    A name of up to 24 bytes is found by a hash of (hand, its words) in a
+    hash table (pyarrow's), then compared in full; a longer name, or the rare
+    hash shared by two names, is looked up as text (``hand\x1fname`` keys).
+    Either way the answer is the first seat line (in file order) of that hand
+    with exactly that name.
+    """
+
+    def __init__(self, text: _Bytes, hands: np.ndarray, begin: np.ndarray, length: np.ndarray,
+                 names: pa.Array) -> None:
+        self.text, self.hands, self.length, self.names = text, hands, length, names
+        self.words = text.name_words(begin, length)
+        self.hashes = pa.array(_hash(hands, length, self.words), pa.uint64())
+        self._keys: pa.Array | None = None
+
+    @staticmethod
+    def keys(hands: np.ndarray, names: pa.Array) -> pa.Array:
+        return pc.binary_join_element_wise(pc.cast(pa.array(hands, pa.int64()), pa.large_string()),
+                                           names, _text("\x1f"))
+
+    def first(self) -> NDArray[np.int64]:
+        """For each seat line, the first one of its hand with the same name (itself if none before)."""
+        codes = self.hashes.dictionary_encode().indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        first_of = np.zeros(codes.max(initial=-1) + 1, dtype=np.int64)
+        first_of[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)  # the last write wins: the first line
+        found = first_of[codes]
+        return self._confirm(found, np.arange(len(codes)), self.hands, self.length, self.words,
+                             lambda which: self.names.take(pa.array(which)))
+
+    def find(self, hands: np.ndarray, begin: np.ndarray, length: np.ndarray,
+             names: Callable[[np.ndarray], pa.Array]) -> NDArray[np.int64]:
+        """The seat line (index) of each name, -1 if none; ``names(which)`` gives names as text."""
+        words = self.text.name_words(begin, length)
+        found = pc.index_in(pa.array(_hash(hands, length, words), pa.uint64()), value_set=self.hashes)
+        return self._confirm(found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64),
+                             np.arange(len(hands)), hands, length, words, names)
+
+    def _confirm(self, found: NDArray[np.int64], rows: NDArray[np.int64], hands: np.ndarray,
+                 length: np.ndarray, words: list[NDArray[np.uint64]],
+                 names: Callable[[np.ndarray], pa.Array]) -> NDArray[np.int64]:
+        """Seat lines found by hash, each compared in full: those that differ, and long names, are
+        looked up as text."""
+        seat = np.maximum(found, 0)
+        same = (found >= 0) & (length <= 8 * _NAME_WORDS)
+        if len(self.hands):
+            same &= (self.hands[seat] == hands) & (self.length[seat] == length)
+            for mine, theirs in zip(words, self.words):
+                same &= mine == theirs[seat]
+        slow = np.flatnonzero(~same & ((found >= 0) | (length > 8 * _NAME_WORDS)))
+        found = np.where(same, found, -1)
+        if len(slow) and len(self.hands):
+            if self._keys is None:
+                self._keys = self.keys(self.hands, self.names)
+            index = pc.index_in(self.keys(hands[slow], names(rows[slow])), value_set=self._keys)
+            found[slow] = index.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+        return found
 
 
 def _text(value: str) -> pa.Scalar:
@@ -286,24 +410,6 @@ def _amounts(texts: pa.Array) -> NDArray[np.float64]:
     return values
 
 
-def _split_at(strings: pa.Array, positions: np.ndarray) -> tuple[pa.Array, pa.Array]:
-    """Each string cut at a byte position (clipped to its length): heads and tails, as binary.
-
-    Zero-copy of the text: one array of 2n values whose offsets interleave
-    each string's start and its cut.
-    """
-    offsets, data, _ = offsets_and_data(strings)
-    offsets = offsets.astype(np.int64)
-    starts, ends = offsets[:-1], offsets[1:]
-    cuts = starts + np.clip(positions, 0, ends - starts)
-    both = np.empty(2 * len(starts) + 1, dtype=np.int64)
-    both[0:-1:2], both[1::2], both[-1] = starts, cuts, offsets[-1] if len(offsets) else 0
-    halves = pa.Array.from_buffers(pa.large_binary(), 2 * len(starts),
-                                   [None, pa.py_buffer(both), pa.py_buffer(data)])
-    index = np.arange(len(starts), dtype=np.int64)
-    return _take(halves, 2 * index), _take(halves, 2 * index + 1)
-
-
 def _between(strings: pa.Array, begin: np.ndarray, end: np.ndarray) -> pa.Array:
     """Bytes ``begin`` to ``end`` of each string (positions within it, ``begin <= end <= length``),
     without a copy of the text: the pieces and the gaps between them as one array, pieces taken."""
@@ -322,9 +428,10 @@ def _first_per(groups: np.ndarray, count: int, values: np.ndarray, fill: int = -
     """For each group 0..count-1, the value of its first member (``groups`` ascending); ``fill`` if none."""
     out = np.full(count, fill, dtype=np.int64)
     if len(groups):
-        unique, first = np.unique(groups, return_index=True)
-        out[unique] = values[first]
+        first = np.flatnonzero(np.concatenate([[True], groups[1:] != groups[:-1]]))
+        out[groups[first]] = values[first]
     return out
+
 
 
 @dataclass
@@ -375,6 +482,8 @@ class _Parsed:
         return batch
 
 
+
+
 class _Rejects:
     """The first reason each hand is rejected for, with the line and text of the fault."""
 
@@ -382,46 +491,69 @@ class _Rejects:
         self.reason: list[str | None] = [None] * hands
         self.line = np.zeros(hands, dtype=np.int64)
         self.text: list[str] = [""] * hands
+        self.mask = np.zeros(hands, dtype=bool)
 
     def add(self, hands: np.ndarray, lines: np.ndarray, texts: list[str], reasons: list[str]) -> None:
         """Reject ``hands`` (with the line index and text of each fault) unless already rejected."""
         for hand, line, text, reason in zip(hands.tolist(), lines.tolist(), texts, reasons):
-            if self.reason[hand] is None:
+            if not self.mask[hand]:
                 self.reason[hand], self.line[hand], self.text[hand] = reason, line, text
-
-    @property
-    def mask(self) -> NDArray[np.bool_]:
-        return np.array([r is not None for r in self.reason], dtype=bool)
+                self.mask[hand] = True
 
 
 def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Parsed:
     """Decide every hand of a chunk of whole hands (text with ``\\n`` line ends)."""
     piece, bad_lines = _utf8(piece)
-    buffer = pa.py_buffer(piece)
-    # Lines without a copy: each keeps its "\n" (patterns allow it at the end).
-    newlines = np.flatnonzero(np.frombuffer(piece, dtype=np.uint8) == ord("\n"))
+    text = _Bytes(piece)
+    raw = text.bytes[:text.size]
+    # Line ends and colons in one pass over the bytes: the lines, and where each one's last ": " is.
+    found = raw == _NEWLINE
+    np.logical_or(found, raw == _COLON, out=found)
+    marks = np.flatnonzero(found)
+    del found
+    is_end = raw[marks] == _NEWLINE
+    newlines = marks[is_end]
     line_offsets = np.concatenate([[0], newlines + 1, [len(piece)]]).astype(np.int64)
     if line_offsets[-2] == len(piece):  # the text ends with "\n": its last line is empty
         line_offsets = line_offsets[:-1]
+    # Lines without a copy: each keeps its "\n" (patterns allow it at the end).
     lines = pa.Array.from_buffers(pa.large_string(), len(line_offsets) - 1,
-                                  [None, pa.py_buffer(line_offsets), buffer])
+                                  [None, pa.py_buffer(line_offsets), text.buffer])
     n = len(lines)
+    line_start, line_stop = line_offsets[:-1], line_offsets[1:]
+    content_end = line_stop - (text.bytes[line_stop - 1] == _NEWLINE)  # every line holds a byte
+    colon_line = (np.cumsum(is_end) - is_end)[~is_end]  # the line of each colon: line ends before it
+    colon_at = marks[~is_end]
+    spaced = text.bytes[colon_at + 1] == _SPACE
+    colon_at, colon_line = colon_at[spaced], colon_line[spaced]
+    last_colon = np.concatenate([colon_line[1:] != colon_line[:-1], [True]]) if len(colon_line) else \
+        np.zeros(0, dtype=bool)
+    colon_at, colon_line = colon_at[last_colon], colon_line[last_colon]
 
-    # Lines are told apart by their first bytes: one byte matrix, compared in numpy.
-    heads = _heads(line_offsets, np.frombuffer(piece, dtype=np.uint8))
+    # Lines are told apart by their first bytes, read as words and compared in numpy.
+    first_word = text.words[line_start]
 
-    def starting(prefix: str) -> NDArray[np.bool_]:
-        return _starting(heads, prefix[:_HEAD_BYTES])
+    def starting(prefix: str) -> NDArray[np.int64]:
+        """The lines that start with ``prefix``."""
+        wanted = prefix.encode()
+        rows = np.flatnonzero((first_word & _MASKS[min(len(wanted), 8)]) == _word(wanted[:8]))
+        if len(wanted) > 8:
+            rows = rows[text.has(line_start[rows] + 8, wanted[8:])]
+        return rows
+
+    def starting_among(rows: np.ndarray, prefix: str) -> NDArray[np.int64]:
+        """Those of ``rows`` that start with ``prefix``."""
+        found: NDArray[np.int64] = rows[text.has(line_start[rows], prefix.encode())]
+        return found
 
     # Hands: a line that starts one, and each line's hand.
-    candidates = np.flatnonzero(starting("PokerStars "))
+    candidates = starting("PokerStars ")
     start = np.zeros(n, dtype=bool)
     start[candidates[_mask(pc.match_substring_regex(_take(lines, candidates), HAND_START))]] = True
     start[0] = True  # a chunk starts at a hand (the file's first line is a header)
     hand_of = np.cumsum(start) - 1
     starts = np.flatnonzero(start)
     hands = len(starts)
-    index = np.arange(n)
     rejects = _Rejects(hands)
 
     def line_texts(rows: np.ndarray) -> list[str]:
@@ -439,125 +571,146 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
         rejects.add(hand_rows, chosen, texts, reasons)
 
     # Sections: '*** ' markers; the lines before the first are the preamble (seats, blinds).
-    marker = starting("*** ")
-    markers_before: NDArray[np.int64] = np.cumsum(marker) - marker
-    markers_before -= markers_before[starts][hand_of]
-    preamble = (markers_before == 0) & ~marker & ~start
-    summary_mark = np.flatnonzero(starting("*** SUMMARY ***"))
+    markers = starting("*** ")
+    is_marker = np.zeros(n, dtype=bool)
+    is_marker[markers] = True
+    first_marker = _first_per(hand_of[markers], hands, markers, fill=n + 1)
+    summary_mark = starting_among(markers, "*** SUMMARY ***")
     summary_at = _first_per(hand_of[summary_mark], hands, summary_mark, fill=n + 1)
-    in_summary = index > summary_at[hand_of]
     has_summary = summary_at <= n
-    body = ~start & ~marker & ~in_summary
 
-    def flag(rows: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    def preamble(rows: np.ndarray) -> NDArray[np.bool_]:
+        found: NDArray[np.bool_] = (rows > starts[hand_of[rows]]) & (rows < first_marker[hand_of[rows]])
+        return found
+
+    def in_summary(rows: np.ndarray) -> NDArray[np.bool_]:
+        found: NDArray[np.bool_] = rows > summary_at[hand_of[rows]]
+        return found
+
+    def body(rows: np.ndarray) -> NDArray[np.bool_]:
+        found: NDArray[np.bool_] = ~start[rows] & ~is_marker[rows] & ~in_summary(rows)
+        return found
+
+    def flag(rows: np.ndarray) -> NDArray[np.bool_]:
         per_hand = np.zeros(hands, dtype=bool)
         per_hand[hand_of[rows]] = True
         return per_hand
 
-    showdown = flag(starting("*** SHOW DOWN ***"))
-    twice = flag(starting("*** FIRST SHOW DOWN ***") | starting("*** FIRST FLOP ***")
-                 | starting("Hand was run twice") | starting("FIRST Board ["))
+    showdown = flag(starting_among(markers, "*** SHOW DOWN ***"))
+    twice = flag(np.concatenate([starting_among(markers, "*** FIRST SHOW DOWN ***"),
+                                 starting_among(markers, "*** FIRST FLOP ***"),
+                                 starting("Hand was run twice"), starting("FIRST Board [")]))
     cancelled = flag(starting("Hand cancelled"))
 
-    # Header: the hand id, the game, the stakes and the time as written.
-    header = pc.extract_regex(_take(lines, starts), _HEADER)
-    header_ok = header.is_valid().to_numpy(zero_copy_only=False)
-    hand_id = header.field("id")
-    inner = header.field("inner")
-    variant = pc.if_else(pc.not_equal(inner, ""), inner, pc.utf8_trim_whitespace(header.field("variant")))
-    stakes = pc.replace_substring_regex(header.field("stakes"), r"^\((.*)\)$", r"\1")
-    when = header.field("time")
+    # Header: a header of the common form is a hold'em hand as it stands (the pattern with
+    # captures, slower, runs on the others here, and on the hands scored at the end).
+    headers = _take(lines, starts)
+    header_ok = _mask(pc.match_substring_regex(headers, _HEADER_HOLDEM))
+    holdem_game = header_ok.copy()
+    other_headers = np.flatnonzero(~header_ok)
+    other_header = pc.extract_regex(headers.take(pa.array(other_headers, pa.int64())), _HEADER)
+    header_ok[other_headers] = other_header.is_valid().to_numpy(zero_copy_only=False)
+    other_variant = _variant(other_header)
+    holdem_game[other_headers] = _mask(pc.starts_with(other_variant, "Hold'em "))
     reject_lines(starts[~header_ok], "hand header not understood")
-    holdem_game = _mask(pc.starts_with(variant, "Hold'em "))
     other = np.flatnonzero(header_ok & ~holdem_game)
-    variant_text = variant.to_pylist()
-    reject_lines(starts[other], [f"game {shown(str(variant_text[h]))} is not Texas hold'em" for h in other])
+    variant_text = other_variant.take(pa.array(np.searchsorted(other_headers, other), pa.int64())).to_pylist()
+    reject_lines(starts[other], [f"game {shown(str(name))} is not Texas hold'em" for name in variant_text])
 
     for at in bad_lines:  # the bytes were replaced: the hand is not read as if they were fine
         reject_lines(np.array([at]), "bytes that are not UTF-8 text")
     reject_lines(starts[~has_summary], "hand cut short: no *** SUMMARY *** line")
 
-    # Table name: the preamble's line "Table 'NAME' ...".
-    table_rows = np.flatnonzero(preamble & starting("Table '"))
-    table_found = pc.extract_regex(_take(lines, table_rows), _TABLE)
-    table_name = pa.nulls(hands, pa.large_string())
-    if len(table_rows):
-        first_table = _first_per(hand_of[table_rows], hands, np.arange(len(table_rows)))
-        table_name = pc.if_else(pa.array(first_table >= 0), _take(table_found.field("table"),
-                                                                   np.maximum(first_table, 0)),
-                                pa.scalar(None, pa.large_string()))
-
     # Seats: "Seat N: NAME (STACK in chips)" in the preamble.  A name without a parenthesis
     # (nearly all) is cut by plain searches; the others by the full pattern, with captures.
-    seat_numbers, name_at = _seat_numbers(heads)
-    seat_candidates = np.flatnonzero(preamble & starting("Seat "))
+    seat_lines = starting("Seat ")
+    seat_numbers, name_at = _seat_numbers(text, line_start[seat_lines])
+    in_preamble = preamble(seat_lines)
+    seat_candidates, candidate_name_at = seat_lines[in_preamble], name_at[in_preamble]
+    candidate_numbers = seat_numbers[in_preamble]
     candidate_lines = _take(lines, seat_candidates)
-    plain = _mask(pc.match_substring_regex(candidate_lines, _PLAIN_SEAT)) & (name_at[seat_candidates] > 0)
+    plain = _mask(pc.match_substring_regex(candidate_lines, _PLAIN_SEAT)) & (candidate_name_at > 0)
     plain_rows = seat_candidates[plain]
     plain_lines = candidate_lines.filter(pa.array(plain))
+    plain_at = candidate_name_at[plain]
     paren = pc.find_substring(plain_lines, " (").to_numpy(zero_copy_only=False).astype(np.int64)
-    plain_names = _between(plain_lines, name_at[plain_rows], paren)
+    plain_names = _between(plain_lines, plain_at, paren)
     other_rows = seat_candidates[~plain]
     seat_found = pc.extract_regex(candidate_lines.filter(pa.array(~plain)), _SEAT)
     seat_ok = seat_found.is_valid().to_numpy(zero_copy_only=False)
     seat_fields = seat_found.filter(pa.array(seat_ok))
     other_numbers = pc.cast(seat_fields.field("seat"), pa.int64()).to_numpy(zero_copy_only=False) \
         if seat_ok.any() else np.zeros(0, np.int64)
-    seat_rows = np.concatenate([plain_rows, other_rows[seat_ok]])
+    other_rows = other_rows[seat_ok]
+
+    def lengths(strings: pa.Array) -> NDArray[np.int64]:
+        found: NDArray[np.int64] = pc.binary_length(strings).to_numpy(zero_copy_only=False).astype(np.int64)
+        return found
+
+    seat_rows = np.concatenate([plain_rows, other_rows])
     order = np.argsort(seat_rows, kind="stable")
     seat_rows = seat_rows[order]
-    seat_no = np.concatenate([seat_numbers[plain_rows], other_numbers])[order]
+    seat_no = np.concatenate([candidate_numbers[plain], other_numbers])[order]
     seat_name = pa.concat_arrays([plain_names, seat_fields.field("name").cast(pa.large_string())]).take(
         pa.array(order))
+    # Where each name is in the text: after "Seat N: ".
+    name_begin = np.concatenate([line_start[plain_rows] + plain_at, line_start[other_rows] + len("Seat : ")
+                                 + lengths(seat_fields.field("seat"))])[order]
+    name_length = np.concatenate([paren - plain_at, lengths(seat_fields.field("name"))])[order]
     seat_hand = hand_of[seat_rows]
     out_of_range = (seat_no < 1) | (seat_no > _SEATS)
     reject_lines(seat_rows[out_of_range], f"seats are numbered 1 to {_SEATS}")
     keep = ~out_of_range
     seat_rows, seat_no, seat_hand = seat_rows[keep], seat_no[keep], seat_hand[keep]
+    name_begin, name_length = name_begin[keep], name_length[keep]
     seat_name = seat_name.filter(pa.array(keep))
     pair = seat_hand * (_SEATS + 1) + seat_no
     _, first_pair, pair_counts = np.unique(pair, return_index=True, return_counts=True)
     twice_seated = np.isin(pair, pair[first_pair[pair_counts > 1]]) if len(pair) else np.zeros(0, bool)
     reject_lines(seat_rows[twice_seated], "a seat is listed twice")
-    hand_text = pc.cast(pa.array(seat_hand, pa.int64()), pa.large_string())
-    seat_key = pc.binary_join_element_wise(hand_text, seat_name, _text("\x1f"))
-    encoded = seat_key.dictionary_encode()
-    if len(encoded.dictionary) < len(seat_key):
-        codes = encoded.indices.to_numpy(zero_copy_only=False)
-        doubled = np.bincount(codes, minlength=len(encoded.dictionary))[codes] > 1
-        reject_lines(seat_rows[doubled], "a name is seated twice")
+    seats = _Seated(text, seat_hand, name_begin, name_length, seat_name)
+    same_name = seats.first()
+    doubled = np.bincount(same_name, minlength=len(seat_rows))[same_name] > 1
+    reject_lines(seat_rows[doubled], "a name is seated twice")
     no_seats = np.bincount(seat_hand, minlength=hands) == 0
     reject_lines(starts[no_seats], "no seat lines")
     seat_of_hand = np.full((hands, _SEATS), -1, dtype=np.int64)  # seat-row index by hand and seat
     seat_of_hand[seat_hand, seat_no - 1] = np.arange(len(seat_rows))
 
-    def seated(hands_of: np.ndarray, names: pa.Array) -> NDArray[np.int64]:
-        """The seat number (1-based) of each name in its hand's seat list, 0 when not seated."""
-        keys = pc.binary_join_element_wise(pc.cast(pa.array(hands_of, pa.int64()), pa.large_string()),
-                                           names, _text("\x1f"))
-        found = pc.index_in(keys, value_set=seat_key).to_numpy(zero_copy_only=False)
-        found = np.where(np.isnan(found.astype(np.float64)), -1, found).astype(np.int64) \
-            if len(found) else np.zeros(0, np.int64)
+    def seated(rows: np.ndarray, length: np.ndarray) -> NDArray[np.int64]:
+        """The seat number (1-based) of the name that starts each line, ``length`` bytes long, in that
+        line's hand; 0 when not seated there."""
+        begin = line_start[rows]
+        found = seats.find(hand_of[rows], begin, length, lambda which: text.slices(
+            begin[which], begin[which] + length[which]))
         return np.where(found >= 0, seat_no[np.maximum(found, 0)] if len(seat_no) else 0, 0)
 
     # Actions: "NAME: WORDS", the name before the last ": ", the words the site's own.
-    colon = np.flatnonzero(body & ~start & ~np.isin(index, seat_rows) & _mask(
-        pc.match_substring(lines, ": ")))
-    split = pc.split_pattern(_take(lines, colon), ": ", max_splits=1, reverse=True)
-    words = pc.list_element(split, 1)
-    action = _mask(pc.match_substring_regex(words, _ACTION))
-    action_rows = colon[action]
-    actor_names = pc.list_element(split, 0).filter(pa.array(action))
-    action_words = words.filter(pa.array(action))
-    actor = seated(hand_of[action_rows], actor_names)
+    is_seat = np.zeros(n, dtype=bool)
+    is_seat[seat_rows] = True
+    colon_body = body(colon_line) & ~is_seat[colon_line]
+    colon_rows, colon_at = colon_line[colon_body], colon_at[colon_body]
+    words_at = colon_at + 2
+    words_length = content_end[colon_rows] - words_at
+    action = np.zeros(len(colon_rows), dtype=bool)
+    for words in _PLAIN_ACTIONS:
+        sized = np.flatnonzero(words_length == len(words))
+        action[sized[text.has(words_at[sized], words)]] = True
+    spelled = np.flatnonzero(~action)  # the words with amounts or cards: read by the full pattern
+    action[spelled] = _mask(pc.match_substring_regex(
+        text.slices(words_at[spelled], line_stop[colon_rows[spelled]]), _ACTION))
+    action_rows, action_at, words_at = colon_rows[action], colon_at[action], words_at[action]
+    actor = seated(action_rows, action_at - line_start[action_rows])
     unseated = np.flatnonzero(actor == 0)
-    names_shown = actor_names.take(pa.array(unseated)).to_pylist()
+    names_shown = text.slices(line_start[action_rows[unseated]], action_at[unseated]).to_pylist()
     reject_lines(action_rows[unseated], [f"action of {shown(str(name))}, who is not seated"
                                          for name in names_shown])
 
-    # Cards shown, and hands mucked.
-    shows = np.flatnonzero(_mask(pc.starts_with(action_words, "shows [")) & (actor > 0))
-    shown_cards = pc.extract_regex(action_words.take(pa.array(shows)), _SHOWS).field("cards")
+    # Cards shown, and hands mucked: only a showdown needs them.
+    at_showdown = np.flatnonzero(showdown[hand_of[action_rows]] & (actor > 0))
+    shows = at_showdown[text.has(words_at[at_showdown], b"shows [")]
+    shown_cards = pc.extract_regex(text.slices(words_at[shows], line_stop[action_rows[shows]]),
+                                   _SHOWS).field("cards")
     two = _mask(pc.match_substring_regex(shown_cards, _TWO_CARDS))
     revealed = np.full((hands, _SEATS), -1, dtype=np.int64)  # index into shown_cards, -1: none
     # The last show of a seat counts (a player may show again at the showdown).
@@ -568,48 +721,78 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
         chosen = order[::-1][last]
         revealed[shows_hand[chosen], shows_seat[chosen]] = np.where(two[chosen], chosen, -1)
     mucked = np.zeros((hands, _SEATS), dtype=bool)
-    mucks = np.flatnonzero(_mask(pc.starts_with(action_words, "mucks hand")) & (actor > 0))
+    mucks = at_showdown[text.has(words_at[at_showdown], b"mucks hand")]
     mucked[hand_of[action_rows[mucks]], actor[mucks] - 1] = True
 
-    # Collections: "NAME collected AMOUNT from pot | main pot | side pot[-N]".
-    collect_candidates = np.flatnonzero(body & _mask(pc.match_substring(lines, " collected ")))
-    collect_found = pc.extract_regex(_take(lines, collect_candidates), _COLLECT)
-    collect_ok = collect_found.is_valid().to_numpy(zero_copy_only=False)
+    # Collections: "NAME collected AMOUNT from pot | main pot | side pot[-N]", read in the lines
+    # whose end may be that: " pot", "pot-" and digits, or a space.
+    length_of = content_end - line_start
+    last_byte = text.bytes[np.maximum(content_end - 1, 0)]
+    ends_pot = (length_of >= 4) & text.has(np.maximum(content_end - 4, 0), b" pot")
+    ends_pot |= (length_of >= 1) & (last_byte == _SPACE)
+    numbered = np.flatnonzero((length_of >= 1) & _digits(last_byte))
+    for count in range(1, 13):  # "pot-" before the last digits, as many as there are
+        before = content_end[numbered] - count
+        at = np.maximum(before - 4, 0)
+        ends_pot[numbered[(before - 4 >= line_start[numbered]) & text.has(at, b"pot-")]] = True
+        more = (before - 1 >= line_start[numbered]) & _digits(text.bytes[np.maximum(before - 1, 0)])
+        numbered = numbered[more]
+    ends_pot[numbered] = True  # more digits than counted: read by the pattern
+    collect_candidates = np.flatnonzero(ends_pot)
+    collect_candidates = collect_candidates[body(collect_candidates)]
+    collect_lines = _take(lines, collect_candidates)
+    collect_ok = _mask(pc.match_substring_regex(collect_lines, _COLLECT))
     collect_rows = collect_candidates[collect_ok]
-    collect_fields = collect_found.filter(pa.array(collect_ok))
-    collector = seated(hand_of[collect_rows], collect_fields.field("name"))
+    # The line matched the pattern: the name is before the last " collected ", the amount (no
+    # space in it) after it, then " from " and the pot, until the spaces and the line end.
+    name_and_rest = pc.split_pattern(collect_lines.filter(pa.array(collect_ok)), " collected ", max_splits=1,
+                                     reverse=True)
+    collector_name = pc.list_element(name_and_rest, 0)
+    amount_and_pot = pc.split_pattern(pc.list_element(name_and_rest, 1), " from ", max_splits=1)
+    collector = seated(collect_rows, lengths(collector_name))
     unseated = np.flatnonzero(collector == 0)
-    names_shown = collect_fields.field("name").take(pa.array(unseated)).to_pylist()
+    names_shown = collector_name.take(pa.array(unseated)).to_pylist()
     reject_lines(collect_rows[unseated], [f"{shown(str(name))} collects, but is not seated"
                                           for name in names_shown])
+    # What was collected, and by whom: only a showdown scored needs it.
     collected = np.zeros(hands)
-    amounts = _amounts(collect_fields.field("amount"))
-    np.add.at(collected, hand_of[collect_rows], np.nan_to_num(amounts))
-    main = _mask(pc.is_in(collect_fields.field("pot"), value_set=pa.array(["pot", "main pot"])))
-    main &= collector > 0
+    counted = np.flatnonzero(showdown[hand_of[collect_rows]])
+    counted_parts = amount_and_pot.take(pa.array(counted, pa.int64()))
+    amounts = _amounts(pc.list_element(counted_parts, 0))
+    np.add.at(collected, hand_of[collect_rows[counted]], np.nan_to_num(amounts))
+    pots = pc.utf8_rtrim(pc.list_element(counted_parts, 1), characters=" \n")
+    main_pot = _mask(pc.is_in(pots, value_set=pa.array(["pot", "main pot"])))
+    main = counted[main_pot & (collector[counted] > 0)]
     winners = np.zeros(hands, dtype=np.int64)
     np.bitwise_or.at(winners, hand_of[collect_rows[main]], np.left_shift(1, collector[main] - 1))
 
     # Summary: each seat's fate, after "Seat N: " and that seat's name, exactly.
-    summary_rows = np.flatnonzero(in_summary & starting("Seat ") & (name_at > 0))
-    summary_seat = seat_numbers[summary_rows]
+    summary = in_summary(seat_lines) & (name_at > 0)
+    summary_rows, summary_seat, summary_at_name = seat_lines[summary], seat_numbers[summary], name_at[summary]
     in_range = (summary_seat >= 1) & (summary_seat <= _SEATS)
     seat_row = np.where(in_range, seat_of_hand[hand_of[summary_rows],
                                                np.clip(summary_seat, 1, _SEATS) - 1], -1)
     known = seat_row >= 0
-    prefix = pc.binary_join_element_wise(
-        _text("Seat "), pc.cast(pa.array(summary_seat, pa.int64()), pa.large_string()), _text(": "),
-        pc.if_else(pa.array(known), _take(seat_name, np.maximum(seat_row, 0)) if len(seat_rows) else
-                   pa.nulls(len(summary_rows), pa.large_string()), _text("")), _text(""))
-    prefix_bytes = pc.binary_length(prefix).to_numpy(zero_copy_only=False).astype(np.int64)
-    named_heads, fates = _split_at(_take(lines, summary_rows), prefix_bytes)
-    named = known & _mask(pc.equal(named_heads, pc.cast(prefix, pa.large_binary())))
-    # Only a tail after an exact name is cut at a character boundary: the others stay binary.
-    fates = pc.cast(fates.filter(pa.array(named)), pa.large_string())
+    # "Seat 3: ", never "Seat 03: ": the number as written, then the name, byte for byte.
+    named = known & ((summary_at_name == 8) | (text.bytes[line_start[summary_rows] + 5] != _ZERO))
+    row_of = np.maximum(seat_row, 0)
+    expected_length = name_length[row_of] if len(seat_rows) else np.zeros(len(summary_rows), np.int64)
+    named &= line_stop[summary_rows] - line_start[summary_rows] - summary_at_name >= expected_length
+    fate_at = line_start[summary_rows] + summary_at_name
+    long_name = expected_length > 8 * _NAME_WORDS
+    if len(seat_rows):
+        for mine, theirs in zip(text.name_words(fate_at, expected_length), seats.words):
+            named &= long_name | (mine == theirs[row_of])
+        check = np.flatnonzero(named & long_name)
+        named[check] = _mask(pc.equal(text.slices(fate_at[check], fate_at[check] + expected_length[check]),
+                                      seat_name.take(pa.array(row_of[check]))))
+    fate_at += expected_length
     wrong = np.flatnonzero(~named)
     reject_lines(summary_rows[wrong], [f"summary line of seat {summary_seat[i]} does not name its player"
                                        for i in wrong])
-    summary_hand, summary_index = hand_of[summary_rows[named]], summary_seat[named] - 1
+    read = np.flatnonzero(named & showdown[hand_of[summary_rows]])  # a fate counts at a showdown only
+    fates = text.slices(fate_at[read], line_stop[summary_rows[read]])
+    summary_hand, summary_index = hand_of[summary_rows[read]], summary_seat[read] - 1
     live = np.zeros((hands, _SEATS), dtype=bool)
     live[summary_hand, summary_index] = ~_mask(pc.match_substring_regex(fates, _TAGS + " folded"))
     mucks_late = _mask(pc.match_substring_regex(fates, _TAGS + " mucked"))
@@ -623,23 +806,29 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
     recorded = (np.bincount(hand_of[collect_rows], minlength=hands) + np.bincount(
         summary_hand[cash], minlength=hands)) > 0
 
-    # Total pot and rake; the board.
-    total_rows = np.flatnonzero(in_summary & starting("Total pot "))
-    total_found = pc.extract_regex(_take(lines, total_rows), _TOTAL)
+    # Total pot and rake; the board: the first line of each in the summary, read at a showdown.
+    def first_in_summary(prefix: str) -> NDArray[np.int64]:
+        rows = starting(prefix)
+        rows = rows[in_summary(rows)]
+        found = _first_per(hand_of[rows], hands, rows)
+        found[~showdown] = -1
+        return found
+
+    total_row = first_in_summary("Total pot ")
+    has_total = total_row >= 0
+    total_found = pc.extract_regex(_take(lines, total_row[has_total]), _TOTAL)
     pot = np.full(hands, np.nan)
     rake = np.full(hands, np.nan)
-    first_total = _first_per(hand_of[total_rows], hands, np.arange(len(total_rows)))
-    has_total = first_total >= 0
-    pot[has_total] = _amounts(total_found.field("total"))[first_total[has_total]]
-    rake[has_total] = _amounts(total_found.field("rake"))[first_total[has_total]]
+    pot[has_total] = _amounts(total_found.field("total"))
+    rake[has_total] = _amounts(total_found.field("rake"))
     inconsistent = ~(np.abs(pot - rake - collected) <= 1e-9 * (1 + np.abs(pot)))
     inconsistent_reason = np.where(has_total, "total pot less rake is not what was collected",
                                    "no total pot and rake line")
-    board_rows = np.flatnonzero(in_summary & starting("Board ["))
-    board_found = pc.extract_regex(_take(lines, board_rows), _BOARD_LINE).field("cards")
-    first_board = _first_per(hand_of[board_rows], hands, np.arange(len(board_rows)))
-    board_text = pc.if_else(pa.array(first_board >= 0), _take(board_found, np.maximum(first_board, 0))
-                            if len(board_rows) else pa.nulls(hands, pa.large_string()), "")
+    board_row = first_in_summary("Board [")
+    has_board = board_row >= 0
+    board_found = pc.extract_regex(_take(lines, board_row[has_board]), _BOARD_LINE).field("cards")
+    board_text = pc.if_else(pa.array(has_board), _take(board_found, np.maximum(
+        np.cumsum(has_board) - 1, 0)) if has_board.any() else pa.nulls(hands, pa.large_string()), "")
     board_cards = (pc.utf8_length(board_text).to_numpy(zero_copy_only=False) + 1) // 3
 
     # Outcomes, in the order of the rules.
@@ -677,14 +866,24 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
             pa.nulls(len(scored), pa.large_string())
         name = pc.if_else(pa.array(row >= 0), name, _text(""))
         names_by_seat.append(pc.if_else(pa.array(seat < highest), name, pa.scalar(None, pa.large_string())))
+    # The header and the table name of the hands scored.
+    header = pc.extract_regex(_take(lines, starts[scored]), _HEADER)
+    tables = starting("Table '")
+    tables = tables[preamble(tables)]
+    first_table = _first_per(hand_of[tables], hands, tables)[scored]
+    has_table = first_table >= 0
+    table_found = pc.extract_regex(_take(lines, first_table[has_table]), _TABLE).field("table")
+    table_name = pc.if_else(pa.array(has_table), _take(table_found, np.maximum(np.cumsum(has_table) - 1, 0))
+                            if has_table.any() else pa.nulls(len(scored), pa.large_string()),
+                            pa.scalar(None, pa.large_string()))
     columns[EXPECTED] = pa.array(expected[scored].tolist(), pa.string())
     columns["file"] = pa.array([path] * len(scored), pa.string())
-    columns["hand"] = _take(hand_id, scored)
+    columns["hand"] = header.field("id")
     columns["players"] = pc.binary_join_element_wise(*names_by_seat, _text(", "), null_handling="skip")
-    columns["variant"] = _take(variant, scored)
-    columns["table"] = _take(table_name, scored)
-    columns["stakes"] = _take(stakes, scored)
-    columns["time"] = _take(when, scored)
+    columns["variant"] = _variant(header)
+    columns["table"] = table_name
+    columns["stakes"] = pc.replace_substring_regex(header.field("stakes"), r"^\((.*)\)$", r"\1")
+    columns["time"] = header.field("time")
     table = pa.table({name: pc.cast(array, pa.string()) for name, array in columns.items()})
 
     number_of_line = first_line + np.arange(n)
@@ -694,3 +893,10 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
                    line=number_of_line[starts].astype(np.int64), outcome=outcome, problem=problems,
                    apart_reason=apart_reason, inconsistent=inconsistent,
                    inconsistent_reason=inconsistent_reason, recorded=recorded, table=table)
+
+
+def _variant(header: pa.StructArray) -> pa.Array:
+    """The game of each header read by :data:`_HEADER`: the name inside the stakes' parenthesis
+    (``(Omaha, $1/$2)``) or the one before it."""
+    inner = header.field("inner")
+    return pc.if_else(pc.not_equal(inner, ""), inner, pc.utf8_trim_whitespace(header.field("variant")))
