@@ -13,7 +13,6 @@ import re
 import shutil
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -407,14 +406,12 @@ def test_names_of_every_length_are_matched_in_full(names, tmp_path: Path) -> Non
     assert rejects["reason"].tolist() == ["summary line of seat 2 does not name its player"]
 
 
-def test_names_that_share_a_hash_are_told_apart_as_text(tmp_path: Path, monkeypatch) -> None:
-    # Every name given the same hash: the lookup falls back to comparing text, with the same result.
-    expected = [run([folder], tmp_path / f"plain-{i}") for i, folder in enumerate((SESSIONS, HARD))]
-    monkeypatch.setattr(pokerstars, "_hash", lambda hands, length, words: np.zeros(len(hands), np.uint64))
-    for i, folder in enumerate((SESSIONS, HARD)):
-        summary, winners, rejects = run([folder], tmp_path / f"shared-{i}")
-        pd.testing.assert_frame_equal(winners.drop(columns="row"), expected[i][1].drop(columns="row"))
-        pd.testing.assert_frame_equal(rejects, expected[i][2])
+def test_a_name_seated_in_another_hand_only_is_not_seated(tmp_path: Path) -> None:
+    # Names are matched by hand: alice sits in hand 1, and her action in hand 2 is no one's.
+    text = hand(number=1) + hand(number=2, names=("dan", "bob", "carol"), body="alice: calls $2\n")
+    summary, winners, rejects = run([write(tmp_path, text)], tmp_path / "out")
+    assert rejects["reason"].tolist() == ["action of 'alice', who is not seated"]
+    assert rejects["source_row"].tolist() == ["2"] and winners["row"].tolist() == ["1"]
 
 
 def test_a_summary_seat_is_written_as_its_seat_line_is(tmp_path: Path) -> None:
