@@ -14,6 +14,8 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 
 from pipeline.formats import histories, pokerstars
@@ -496,6 +498,33 @@ def test_bytes_that_are_not_text_reject_their_hand_only(tmp_path: Path) -> None:
     assert summary["rows_read"] == 3 and summary["rows_scored"] == 2
     assert rejects["reason"].tolist() == ["bytes that are not UTF-8 text"]
     assert rejects["source_row"].tolist() == ["2"]
+
+
+@pytest.mark.parametrize("line, block", [(pokerstars.HAND_START, pokerstars._HAND_STARTS),
+                                         (pokerstars._PLAIN_SEAT, pokerstars._PLAIN_SEATS),
+                                         (pokerstars._COLLECT, pokerstars._COLLECTS),
+                                         (pokerstars._HEADER_HOLDEM, pokerstars._HEADERS_HOLDEM)])
+def test_lines_matched_at_once_are_matched_as_one_by_one(line: str, block: str) -> None:
+    # Every line of the bundled files, and each with a byte added, dropped or changed: a set of them
+    # is matched at once when all match, and otherwise line by line, with the same answers.
+    texts = [path.read_text(encoding="utf-8-sig") for path in sorted([*SESSIONS.glob("*.txt"),
+                                                                      *HARD.glob("*.txt")])]
+    lines = sorted({text_line + "\n" for text in texts for text_line in text.splitlines()})
+    variants = [variant for text_line in lines[::7] for variant in (
+        text_line[:5] + "(" + text_line[5:], text_line[:-3] + "\n", text_line.replace(" ", "  ", 1),
+        text_line.replace("$", "", 1), "x" + text_line)]
+    every = lines + variants
+    one_by_one = pa.array(every, pa.large_string())
+    expected = pc.match_substring_regex(one_by_one, line).to_numpy(zero_copy_only=False)
+    for start in range(0, len(every), 50):
+        for part in (slice(start, start + 50), slice(start, start + 3)):
+            group = pa.array(every[part], pa.large_string())
+            got = pokerstars._matching(group, line, block)
+            assert got.tolist() == expected[part].tolist()
+            matching = [text_line for text_line, ok in zip(every[part], expected[part]) if ok]
+            if matching:  # all of them, and the last without its line end
+                matching[-1] = matching[-1].rstrip("\n")
+                assert pokerstars._matching(pa.array(matching, pa.large_string()), line, block).all()
 
 
 # --- line ends, compression, chunks and batches ------------------------------------------------

@@ -64,7 +64,7 @@ from pipeline.errors import InputError
 from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, reason_key
 from pipeline.formats.sources import Batch, Source, format_suffix
 from pipeline.games import holdem
-from pipeline.text import shown
+from pipeline.text import offsets_and_data, shown
 
 SUFFIXES = (".txt",)
 VENUE = "PokerStars"
@@ -99,11 +99,9 @@ _ACTION = "^" + _ACTION_WORDS.replace("CARDS", r"[^\]]*").replace("TEXT", ".*")
 _NO_COLON_CARDS = r"(?:[^\]:]|:+[^\]: ])*:*"
 _NO_COLON_TEXT = r"(?:[^\n:]|:+[^\n: ])*:*"
 _ACTION_AFTER = ": " + _ACTION_WORDS.replace("CARDS", _NO_COLON_CARDS).replace("TEXT", _NO_COLON_TEXT)
-_SHOWS = r"^shows \[(?P<cards>[^\]]*)\]"
 _COLLECT = (rf"^(?P<name>.+) collected (?P<amount>{_AMOUNT}) from "
             r"(?P<pot>pot|main pot|side pot(?:-[0-9]+)?) *\n?$")
 _TOTAL = rf"^Total pot (?P<total>{_AMOUNT})(?: .*)? \| Rake (?P<rake>{_AMOUNT})"
-_BOARD_LINE = r"^Board \[(?P<cards>[^\]]*)\]"
 _TAGS = r"^(?: \([a-z ]+\))*"
 # A header of the common form: a hold'em hand, whose full pattern (below) needs no captures to tell.
 # It reads as :data:`_HEADER` does: no tournament, no braces, the game's words never "-", "Level"
@@ -120,6 +118,22 @@ _CASHED_OUT = (rf"{_TAGS} showed \[[^\]]*\] and won \((?P<amount>{_AMOUNT})\)"
 _TWO_CARDS = r"^[^ ]{2} [^ ]{2}$"
 
 _START_BYTES = re.compile(HAND_START.encode())
+
+
+def _lines_of(content: str) -> str:
+    """A pattern for a text of lines ("\\n" after each, maybe not after the last) each of whose text
+    matches ``content``: what a pattern ``^content\\n?$`` says of each line, said of them all at
+    once.  ``content`` never matches a "\\n"."""
+    return rf"^(?:{content}\n)*(?:{content})?$"
+
+
+# Patterns above, for many lines at once (see :func:`_matching`): the same, but that no class of
+# characters takes a line end, and that what a pattern leaves open at a line's end is the rest of it.
+_HAND_STARTS = _lines_of(r"PokerStars [^#\n]*#[0-9]+: .* - [0-9]{4}/[0-9]{1,2}/[0-9]{1,2} .*")
+_PLAIN_SEATS = _lines_of(rf"Seat [0-9]+: [^(\n]* \({_AMOUNT} in chips[^()\n]*\).*")
+_COLLECTS = _lines_of(rf".+ collected {_AMOUNT} from (?:pot|main pot|side pot(?:-[0-9]+)?) *")
+_HEADERS_HOLDEM = _lines_of(r"PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +Hold'em "
+                            r"(?:(?:No|Pot|Fixed) )?Limit (?:- )?(?:Level [^ \n]+ )?\([^(),\n]*\) - .+? *")
 
 # Outcomes of a hand.
 SCORED, WITHOUT_SHOWDOWN, UNKNOWN_CARDS, SET_APART, REJECTED = range(5)
@@ -277,8 +291,9 @@ class _Bytes:
 
     def __init__(self, piece: bytes | bytearray) -> None:
         self.size = len(piece)
-        padded = np.zeros(len(piece) + _PAD, dtype=np.uint8)
+        padded = np.empty(len(piece) + _PAD, dtype=np.uint8)
         padded[:len(piece)] = np.frombuffer(piece, dtype=np.uint8)
+        padded[len(piece):] = 0
         self.bytes = padded
         self.words = np.ndarray(shape=(len(piece) + _PAD - 7,), dtype="<u8", buffer=padded, strides=(1,))
         self.buffer = pa.py_buffer(piece)
@@ -320,6 +335,29 @@ def _last_colons(text: _Bytes, lines: pa.Array, start: np.ndarray, stop: np.ndar
         more = more[found >= 0]
         at[more] += 2 + found[found >= 0]
     return at
+
+
+def _bracketed(text: _Bytes, begin: np.ndarray, stop: np.ndarray) -> pa.Array:
+    """The text from each ``begin`` (just after a ``[``) to the first ``]`` before ``stop``, null
+    when there is none: what ``\\[([^\\]]*)\\]`` captures.  Pieces in order, none overlapping."""
+    close = pc.find_substring(text.slices(begin, stop), "]").to_numpy(zero_copy_only=False).astype(np.int64)
+    inside = text.slices(begin, begin + np.maximum(close, 0))
+    return pc.if_else(pa.array(close >= 0), inside, pa.scalar(None, pa.large_string()))
+
+
+def _matching(lines: pa.Array, line: str, block: str) -> NDArray[np.bool_]:
+    """Which of ``lines`` (each with its "\\n", the last maybe without) match the pattern ``line``.
+
+    Most often all of them do: their whole text is matched by ``block``, the same pattern for all
+    the lines at once (:func:`_lines_of`), in one call; else each line is matched alone.
+    """
+    if len(lines):
+        offsets, data, _ = offsets_and_data(lines)
+        whole = pa.Array.from_buffers(pa.large_string(), 1, [None, pa.py_buffer(np.array(
+            [offsets[0], offsets[-1]], dtype=np.int64)), pa.py_buffer(data)])
+        if pc.match_substring_regex(whole, block)[0].as_py():
+            return np.ones(len(lines), dtype=bool)
+    return _mask(pc.match_substring_regex(lines, line))
 
 
 def _digits(values: NDArray[np.uint8]) -> NDArray[np.bool_]:
@@ -449,7 +487,8 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
                                   [None, pa.py_buffer(line_offsets), text.buffer])
     n = len(lines)
     line_start, line_stop = line_offsets[:-1], line_offsets[1:]
-    content_end = line_stop - (text.bytes[line_stop - 1] == _NEWLINE)  # every line holds a byte
+    content_end = line_stop - 1  # each line's "\n", but the last's if the text does not end with one
+    content_end[-1] += piece[-1] != _NEWLINE
     # The last byte of each line's text (0: none), which tells what its end can be.
     last_byte = np.where(content_end > line_start, text.bytes[content_end - 1], 0)
 
@@ -472,7 +511,7 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     # Hands: a line that starts one, and each line's hand.
     candidates = starting("PokerStars ")
     start = np.zeros(n, dtype=bool)
-    start[candidates[_mask(pc.match_substring_regex(_take(lines, candidates), HAND_START))]] = True
+    start[candidates[_matching(_take(lines, candidates), HAND_START, _HAND_STARTS)]] = True
     start[0] = True  # a chunk starts at a hand (the file's first line is a header)
     hand_of = np.cumsum(start) - 1
     starts = np.flatnonzero(start)
@@ -528,7 +567,7 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     # Header: a header of the common form is a hold'em hand as it stands (the pattern with
     # captures, slower, runs on the others here, and on the hands scored at the end).
     headers = _take(lines, starts)
-    header_ok = _mask(pc.match_substring_regex(headers, _HEADER_HOLDEM))
+    header_ok = _matching(headers, _HEADER_HOLDEM, _HEADERS_HOLDEM)
     holdem_game = header_ok.copy()
     other_headers = np.flatnonzero(~header_ok)
     other_header = pc.extract_regex(headers.take(pa.array(other_headers, pa.int64())), _HEADER)
@@ -552,7 +591,7 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     seat_candidates, candidate_name_at = seat_lines[in_preamble], name_at[in_preamble]
     candidate_numbers = seat_numbers[in_preamble]
     candidate_lines = _take(lines, seat_candidates)
-    plain = _mask(pc.match_substring_regex(candidate_lines, _PLAIN_SEAT)) & (candidate_name_at > 0)
+    plain = _matching(candidate_lines, _PLAIN_SEAT, _PLAIN_SEATS) & (candidate_name_at > 0)
     plain_rows = seat_candidates[plain]
     plain_at = candidate_name_at[plain]
     paren = pc.find_substring(candidate_lines.filter(pa.array(plain)), " (").to_numpy(
@@ -650,29 +689,6 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     action_at = colon[action_rows]
     words_at = action_at + 2
     actor_names = text.slices(line_start[action_rows], action_at)
-    actor = seated(action_rows, actor_names)
-    unseated = np.flatnonzero(actor == 0)
-    names_shown = actor_names.take(pa.array(unseated)).to_pylist()
-    reject_lines(action_rows[unseated], [f"action of {shown(str(name))}, who is not seated"
-                                         for name in names_shown])
-
-    # Cards shown, and hands mucked: only a showdown needs them.
-    at_showdown = np.flatnonzero(showdown[hand_of[action_rows]] & (actor > 0))
-    shows = at_showdown[text.has(words_at[at_showdown], b"shows [")]
-    shown_cards = pc.extract_regex(text.slices(words_at[shows], line_stop[action_rows[shows]]),
-                                   _SHOWS).field("cards")
-    two = _mask(pc.match_substring_regex(shown_cards, _TWO_CARDS))
-    revealed = np.full((hands, _SEATS), -1, dtype=np.int64)  # index into shown_cards, -1: none
-    # The last show of a seat counts (a player may show again at the showdown).
-    shows_hand, shows_seat = hand_of[action_rows[shows]], actor[shows] - 1
-    if len(shows):
-        order = np.arange(len(shows))
-        last = np.unique((shows_hand * _SEATS + shows_seat)[::-1], return_index=True)[1]
-        chosen = order[::-1][last]
-        revealed[shows_hand[chosen], shows_seat[chosen]] = np.where(two[chosen], chosen, -1)
-    mucked = np.zeros((hands, _SEATS), dtype=bool)
-    mucks = at_showdown[text.has(words_at[at_showdown], b"mucks hand")]
-    mucked[hand_of[action_rows[mucks]], actor[mucks] - 1] = True
 
     # Collections: "NAME collected AMOUNT from pot | main pot | side pot[-N]", read in the body's
     # lines whose end may be that: " pot", "pot-" and digits, or a space.  An action never ends so.
@@ -691,19 +707,45 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     collect_candidates = np.unique(np.concatenate([pot, *numbered_pot, numbered,
                                                    np.flatnonzero(open_end == _SPACE)]))
     collect_lines = _take(lines, collect_candidates)
-    collect_ok = _mask(pc.match_substring_regex(collect_lines, _COLLECT))
+    collect_ok = _matching(collect_lines, _COLLECT, _COLLECTS)
     collect_rows = collect_candidates[collect_ok]
     # The line matched the pattern: the name is before the last " collected ", the amount (no
     # space in it) after it, then " from " and the pot, until the spaces and the line end.
-    name_and_rest = pc.split_pattern(collect_lines.filter(pa.array(collect_ok)), " collected ", max_splits=1,
-                                     reverse=True)
+    name_and_rest = pc.split_pattern(collect_lines.filter(pa.array(collect_ok)), " collected ",
+                                     max_splits=1, reverse=True)
     collector_name = pc.list_element(name_and_rest, 0)
     amount_and_pot = pc.split_pattern(pc.list_element(name_and_rest, 1), " from ", max_splits=1)
-    collector = seated(collect_rows, collector_name)
+
+    # Names of actions and collections, looked up at once: each in the seat lines of its hand.
+    seat_found = seated(np.concatenate([action_rows, collect_rows]), pa.concat_arrays(
+        [actor_names, collector_name.cast(pa.large_string())]))
+    actor, collector = seat_found[:len(action_rows)], seat_found[len(action_rows):]
+    unseated = np.flatnonzero(actor == 0)
+    names_shown = actor_names.take(pa.array(unseated)).to_pylist()
+    reject_lines(action_rows[unseated], [f"action of {shown(str(name))}, who is not seated"
+                                         for name in names_shown])
     unseated = np.flatnonzero(collector == 0)
     names_shown = collector_name.take(pa.array(unseated)).to_pylist()
     reject_lines(collect_rows[unseated], [f"{shown(str(name))} collects, but is not seated"
                                           for name in names_shown])
+
+    # Cards shown, and hands mucked: only a showdown needs them.
+    at_showdown = np.flatnonzero(showdown[hand_of[action_rows]] & (actor > 0))
+    shows = at_showdown[text.has(words_at[at_showdown], b"shows [")]
+    shown_cards = _bracketed(text, words_at[shows] + len("shows ["), line_stop[action_rows[shows]])
+    two = _mask(pc.match_substring_regex(shown_cards, _TWO_CARDS))
+    revealed = np.full((hands, _SEATS), -1, dtype=np.int64)  # index into shown_cards, -1: none
+    # The last show of a seat counts (a player may show again at the showdown).
+    shows_hand, shows_seat = hand_of[action_rows[shows]], actor[shows] - 1
+    if len(shows):
+        order = np.arange(len(shows))
+        last = np.unique((shows_hand * _SEATS + shows_seat)[::-1], return_index=True)[1]
+        chosen = order[::-1][last]
+        revealed[shows_hand[chosen], shows_seat[chosen]] = np.where(two[chosen], chosen, -1)
+    mucked = np.zeros((hands, _SEATS), dtype=bool)
+    mucks = at_showdown[text.has(words_at[at_showdown], b"mucks hand")]
+    mucked[hand_of[action_rows[mucks]], actor[mucks] - 1] = True
+
     # What was collected, and by whom: only a showdown scored needs it.
     collected = np.zeros(hands)
     counted = np.flatnonzero(showdown[hand_of[collect_rows]])
@@ -779,7 +821,8 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
                                    "no total pot and rake line")
     board_row = first_in_summary("Board [")
     has_board = board_row >= 0
-    board_found = pc.extract_regex(_take(lines, board_row[has_board]), _BOARD_LINE).field("cards")
+    board_rows = board_row[has_board]
+    board_found = _bracketed(text, line_start[board_rows] + len("Board ["), line_stop[board_rows])
     board_text = pc.if_else(pa.array(has_board), _take(board_found, np.maximum(
         np.cumsum(has_board) - 1, 0)) if has_board.any() else pa.nulls(hands, pa.large_string()), "")
     board_cards = (pc.utf8_length(board_text).to_numpy(zero_copy_only=False) + 1) // 3
