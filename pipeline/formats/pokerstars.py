@@ -33,19 +33,22 @@ How a file is read
 ------------------
 A session file is read in chunks of whole hands (:data:`CHUNK_BYTES`), so
 memory is bounded by the chunk, not by the file.  One numpy pass over a
-chunk's bytes finds its line ends and its colons; lines are told apart by
-their first bytes, read as 64-bit words and compared in numpy, and numpy
+chunk's bytes finds its line ends; lines are told apart by their first and
+last bytes, read as bytes or 64-bit words and compared in numpy, and numpy
 assigns each line to its hand by a cumulative sum of hand starts.  pyarrow's
 string kernels (RE2 regular expressions run in C++ over whole arrays) read
-only the lines that need them: seat lines, action words with an amount or
-cards, collections, the summary of a showdown, a header of an uncommon form;
-never a regular expression per line in Python.  A name is taken from the line
-only as the text before the last ``": "`` of an action line (the site's text
-after it never holds one) or before the site's fixed words of a collection,
-and must then be a seated name of that hand: it is never guessed.  Names are
-matched against the seat list of their own hand by a hash of the hand and the
-name's first 24 bytes in pyarrow's hash table, then compared in full (a
-longer name, or a hash two names share, as text).
+only the lines that need them, and as few times as they can: lines that
+should all match one pattern (hand starts, seat lines, headers, collections)
+are matched at once as one text, line by line only if that fails; texts that
+recur (an action's words, a seat's fate in the summary) are read once per
+different text; a header's fields are cut where its fixed characters are.
+Never a loop or a regular expression per line in Python.  A name is taken
+from the line only as the text before the last ``": "`` of an action line
+(the site's text after it never holds one) or before the site's fixed words
+of a collection, and must then be a seated name of that hand: it is never
+guessed.  Names are matched as codes of one dictionary of the chunk's seated
+names: a seat line, an action or a collection is a (hand, code) key, looked
+up in pyarrow's hash table.
 """
 
 from __future__ import annotations
@@ -324,17 +327,13 @@ class _Bytes:
         return _take(pieces, 2 * np.arange(len(begin), dtype=np.int64))
 
 
-def _last_colons(text: _Bytes, lines: pa.Array, start: np.ndarray, stop: np.ndarray) -> NDArray[np.int64]:
-    """Where the last ``": "`` of each line is in the text (-1: none), for lines in order."""
-    found = pc.find_substring(lines, ": ").to_numpy(zero_copy_only=False).astype(np.int64)
-    at = np.where(found >= 0, start + found, -1)
-    more = np.flatnonzero(found >= 0)
-    while len(more):  # another one after it, as long as there is one
-        found = pc.find_substring(text.slices(at[more] + 2, stop[more]), ": ").to_numpy(
-            zero_copy_only=False).astype(np.int64)
-        more = more[found >= 0]
-        at[more] += 2 + found[found >= 0]
-    return at
+def _last_colons(lines: pa.Array, start: np.ndarray) -> NDArray[np.int64]:
+    """Where the last ``": "`` of each line (starting at ``start`` in the text) is, -1 if none: the
+    first ``" :"`` of the line read backwards."""
+    backwards = pc.binary_reverse(lines.cast(pa.large_binary()))
+    found = pc.find_substring(backwards, b" :").to_numpy(zero_copy_only=False).astype(np.int64)
+    length = pc.binary_length(lines).to_numpy(zero_copy_only=False).astype(np.int64)
+    return np.where(found >= 0, start + length - 2 - found, -1)
 
 
 def _bracketed(text: _Bytes, begin: np.ndarray, stop: np.ndarray) -> pa.Array:
@@ -549,10 +548,6 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
         found: NDArray[np.bool_] = rows > summary_at[hand_of[rows]]
         return found
 
-    def body(rows: np.ndarray) -> NDArray[np.bool_]:
-        found: NDArray[np.bool_] = ~start[rows] & ~is_marker[rows] & ~in_summary(rows)
-        return found
-
     def flag(rows: np.ndarray) -> NDArray[np.bool_]:
         per_hand = np.zeros(hands, dtype=bool)
         per_hand[hand_of[rows]] = True
@@ -653,9 +648,10 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
         return np.where(found >= 0, seat_no[np.maximum(found, 0)] if len(seat_no) else 0, 0)
 
     # Actions: "NAME: WORDS", the name before the last ": ", the words the site's own.  Words
-    # of a fixed form are found at the end of the line (they hold no ": "); the other lines
-    # that can end as an action are searched for their last ": ", and their words read by the
-    # full pattern.
+    # of a fixed form are found at the end of the line (they hold no ": ").  In the other lines
+    # that can end as an action (by their last byte), the words after the first ": " are read by
+    # the full pattern, once per different text; a line whose words hold another ": " (its name
+    # holds one) is searched for its last.
     body_lines = ~start & ~is_marker & (np.arange(n) <= summary_at[hand_of])
     in_body = body_lines.copy()
     in_body[seat_rows] = False
@@ -684,7 +680,7 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     # Another ": " after the first: the name holds one, and the last one is sought.
     rows = rows[colon_again]
     rows = rows[_mask(pc.match_substring_regex(_take(lines, rows), _ACTION_AFTER))]
-    colon[rows] = _last_colons(text, _take(lines, rows), line_start[rows], line_stop[rows])
+    colon[rows] = _last_colons(_take(lines, rows), line_start[rows])
     action_rows = np.flatnonzero(colon >= 0)
     action_at = colon[action_rows]
     words_at = action_at + 2
@@ -882,11 +878,10 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     columns["time"] = header["time"]
     table = pa.table({name: pc.cast(array, pa.string()) for name, array in columns.items()})
 
-    number_of_line = first_line + np.arange(n)
-    problems = [(int(number_of_line[rejects.line[h]]), rejects.text[h], str(rejects.reason[h]))
+    problems = [(first_line + int(rejects.line[h]), rejects.text[h], str(rejects.reason[h]))
                 for h in np.flatnonzero(rejected)]
     return _Parsed(hands=hands, ordinal=hands_before + 1 + np.arange(hands, dtype=np.int64),
-                   line=number_of_line[starts].astype(np.int64), outcome=outcome, problem=problems,
+                   line=first_line + starts, outcome=outcome, problem=problems,
                    apart_reason=apart_reason, inconsistent=inconsistent,
                    inconsistent_reason=inconsistent_reason, recorded=recorded, table=table)
 
