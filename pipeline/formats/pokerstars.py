@@ -170,20 +170,28 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
     Raises InputError naming the file when it cannot be read (a damaged archive).
     """
     hands_before = 0
-    for piece, first_line in _chunks(source):
-        parsed = _parse(piece, first_line, hands_before, source.name)
+    for piece, first_line, newlines in _pieces(source):
+        parsed = _parse(piece, first_line, hands_before, source.name, newlines)
         for begin in range(0, parsed.hands, batch_rows):
             yield parsed.batch(begin, min(begin + batch_rows, parsed.hands))
         hands_before += parsed.hands
 
 
 def _chunks(source: Source) -> Iterator[tuple[bytearray, int]]:
+    """Whole hands of a source, a chunk at a time, with line ends ``\\n`` and no byte-order mark:
+    (text, number of its first line), as :func:`_pieces` reads them."""
+    for piece, first_line, _ in _pieces(source):
+        yield piece, first_line
+
+
+def _pieces(source: Source) -> Iterator[tuple[bytearray, int, NDArray[np.int64]]]:
     """Whole hands of a source, a chunk at a time, with line ends ``\\n`` and no byte-order mark.
 
-    Yields (text, number of its first line).  A ``\\r`` at the end of a block
-    waits for the next one, so that a ``\\r\\n`` split between blocks stays one
-    line end.  Each block is read into the chunk's own buffer, after what the
-    last chunk left over, and the chunk is cut in place: its text is copied once.
+    Yields (text, number of its first line, where its ``\\n`` are).  A
+    ``\\r`` at the end of a block waits for the next one, so that a ``\\r\\n``
+    split between blocks stays one line end.  Each block is read into the
+    chunk's own buffer, after what the last chunk left over, and the chunk is
+    cut in place: its text is copied once.
     """
     line = 1
     carry = b""
@@ -215,8 +223,9 @@ def _chunks(source: Source) -> Iterator[tuple[bytearray, int]]:
                 carry = bytes(memoryview(data)[cut:]) + hold
                 del data[cut:]
                 if data:
-                    yield data, line
-                    line += int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) == _NEWLINE))
+                    newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == _NEWLINE)
+                    yield data, line, newlines
+                    line += len(newlines)
                 if at_end:
                     return
     except (pa.ArrowException, OSError) as error:
@@ -472,12 +481,14 @@ class _Rejects:
                 self.mask[hand] = True
 
 
-def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: str) -> _Parsed:
-    """Decide every hand of a chunk of whole hands (text with ``\\n`` line ends)."""
-    piece, bad_lines = _utf8(piece)
+def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: str,
+           newlines: NDArray[np.int64] | None = None) -> _Parsed:
+    """Decide every hand of a chunk of whole hands (text with ``\\n`` line ends, at ``newlines`` if
+    known)."""
+    piece, bad_lines = _utf8(piece)  # bytes replaced are never a "\n"
     text = _Bytes(piece)
-    raw = text.bytes[:text.size]
-    newlines = np.flatnonzero(raw == _NEWLINE)
+    if newlines is None:
+        newlines = np.flatnonzero(text.bytes[:text.size] == _NEWLINE)
     line_offsets = np.concatenate([[0], newlines + 1, [len(piece)]]).astype(np.int64)
     if line_offsets[-2] == len(piece):  # the text ends with "\n": its last line is empty
         line_offsets = line_offsets[:-1]
@@ -500,11 +511,6 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
         wanted = prefix.encode()
         rows = np.flatnonzero(first_byte == wanted[0])
         found: NDArray[np.int64] = rows[text.has(line_start[rows], wanted)]
-        return found
-
-    def starting_among(rows: np.ndarray, prefix: str) -> NDArray[np.int64]:
-        """Those of ``rows`` that start with ``prefix``."""
-        found: NDArray[np.int64] = rows[text.has(line_start[rows], prefix.encode())]
         return found
 
     # Hands: a line that starts one, and each line's hand.
@@ -533,19 +539,29 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
 
     # Sections: '*** ' markers; the lines before the first are the preamble (seats, blinds).
     markers = starting("*** ")
+    marker_word = text.words[line_start[markers] + 4]  # the title's first 8 bytes, read once
+
+    def marked(title: str) -> NDArray[np.int64]:
+        """The marker lines "*** TITLE ***..." (``title`` of 8 bytes or more, "*** " included)."""
+        wanted = title.encode()
+        rows = markers[marker_word == _word(wanted[4:12])]
+        found: NDArray[np.int64] = rows[text.has(line_start[rows] + 12, wanted[12:])]
+        return found
+
     is_marker = np.zeros(n, dtype=bool)
     is_marker[markers] = True
     first_marker = _first_per(hand_of[markers], hands, markers, fill=n + 1)
-    summary_mark = starting_among(markers, "*** SUMMARY ***")
+    summary_mark = marked("*** SUMMARY ***")
     summary_at = _first_per(hand_of[summary_mark], hands, summary_mark, fill=n + 1)
     has_summary = summary_at <= n
 
-    def preamble(rows: np.ndarray) -> NDArray[np.bool_]:
-        found: NDArray[np.bool_] = (rows > starts[hand_of[rows]]) & (rows < first_marker[hand_of[rows]])
+    def preamble(rows: np.ndarray, hand: np.ndarray | None = None) -> NDArray[np.bool_]:
+        hand = hand_of[rows] if hand is None else hand
+        found: NDArray[np.bool_] = (rows > starts[hand]) & (rows < first_marker[hand])
         return found
 
-    def in_summary(rows: np.ndarray) -> NDArray[np.bool_]:
-        found: NDArray[np.bool_] = rows > summary_at[hand_of[rows]]
+    def in_summary(rows: np.ndarray, hand: np.ndarray | None = None) -> NDArray[np.bool_]:
+        found: NDArray[np.bool_] = rows > summary_at[hand_of[rows] if hand is None else hand]
         return found
 
     def flag(rows: np.ndarray) -> NDArray[np.bool_]:
@@ -553,9 +569,8 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
         per_hand[hand_of[rows]] = True
         return per_hand
 
-    showdown = flag(starting_among(markers, "*** SHOW DOWN ***"))
-    twice = flag(np.concatenate([starting_among(markers, "*** FIRST SHOW DOWN ***"),
-                                 starting_among(markers, "*** FIRST FLOP ***"),
+    showdown = flag(marked("*** SHOW DOWN ***"))
+    twice = flag(np.concatenate([marked("*** FIRST SHOW DOWN ***"), marked("*** FIRST FLOP ***"),
                                  starting("Hand was run twice"), starting("FIRST Board [")]))
     cancelled = flag(starting("Hand cancelled"))
 
@@ -581,8 +596,9 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     # Seats: "Seat N: NAME (STACK in chips)" in the preamble.  A name without a parenthesis
     # (nearly all) is cut by plain searches; the others by the full pattern, with captures.
     seat_lines = starting("Seat ")
+    seat_line_hand = hand_of[seat_lines]
     seat_numbers, name_at = _seat_numbers(text, line_start[seat_lines])
-    in_preamble = preamble(seat_lines)
+    in_preamble = preamble(seat_lines, seat_line_hand)
     seat_candidates, candidate_name_at = seat_lines[in_preamble], name_at[in_preamble]
     candidate_numbers = seat_numbers[in_preamble]
     candidate_lines = _take(lines, seat_candidates)
@@ -755,7 +771,7 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     np.bitwise_or.at(winners, hand_of[collect_rows[main]], np.left_shift(1, collector[main] - 1))
 
     # Summary: each seat's fate, after "Seat N: " and that seat's name, exactly.
-    summary = in_summary(seat_lines) & (name_at > 0)
+    summary = in_summary(seat_lines, seat_line_hand) & (name_at > 0)
     summary_rows, summary_seat, summary_at_name = seat_lines[summary], seat_numbers[summary], name_at[summary]
     in_range = (summary_seat >= 1) & (summary_seat <= _SEATS)
     seat_row = np.where(in_range, seat_of_hand[hand_of[summary_rows],
