@@ -53,6 +53,7 @@ up in pyarrow's hash table.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -244,29 +245,34 @@ def _last_start(data: bytes | bytearray) -> int:
     return 0
 
 
-def _utf8(piece: bytes | bytearray) -> tuple[bytes | bytearray, list[int]]:
-    """``piece`` with bytes that are not UTF-8 replaced by ``?``, and the 0-based lines they were on."""
-    bad_lines: list[int] = []
+def _question_marks(error: UnicodeError) -> tuple[str, int]:
+    """A decoding error handler: each byte that is not UTF-8 becomes a ``?``."""
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    return "?" * (error.end - error.start), error.end
+
+
+_QUESTION_MARKS = "pokerpipe.pokerstars.question_marks"
+codecs.register_error(_QUESTION_MARKS, _question_marks)
+
+
+def _utf8(piece: bytes | bytearray) -> tuple[bytes | bytearray, NDArray[np.int64]]:
+    """``piece`` with bytes that are not UTF-8 replaced by ``?``, and the 0-based lines they were on.
+
+    One decoding of the whole text (never one per fault); a fault never holds a ``\\n``.
+    """
     bounds = pa.py_buffer(np.array([0, len(piece)], dtype=np.int64))
     whole = pa.Array.from_buffers(pa.large_binary(), 1, [None, bounds, pa.py_buffer(piece)])
     try:
         whole.cast(pa.large_string())  # checks the UTF-8 in C++, many times faster than decoding it
-        return piece, bad_lines
+        return piece, np.zeros(0, dtype=np.int64)
     except pa.ArrowInvalid:
         pass
-    fixed = bytearray(piece)
-    position = 0
-    while True:
-        try:
-            bytes(fixed[position:]).decode("utf-8")
-            return bytes(fixed), bad_lines
-        except UnicodeDecodeError as error:
-            start, end = position + error.start, position + error.end
-            fixed[start:end] = b"?" * (end - start)
-            line = fixed.count(b"\n", 0, start)
-            if not bad_lines or bad_lines[-1] != line:
-                bad_lines.append(line)
-            position = end
+    fixed = piece.decode("utf-8", errors=_QUESTION_MARKS).encode("utf-8")
+    replaced = np.flatnonzero(np.frombuffer(fixed, dtype=np.uint8) != np.frombuffer(piece, dtype=np.uint8))
+    newlines = np.flatnonzero(np.frombuffer(fixed, dtype=np.uint8) == _NEWLINE)
+    bad_lines: NDArray[np.int64] = np.unique(np.searchsorted(newlines, replaced))
+    return fixed, bad_lines
 
 
 def _mask(flags: pa.Array | pa.ChunkedArray) -> NDArray[np.bool_]:
@@ -589,8 +595,8 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     variant_text = other_variant.take(pa.array(np.searchsorted(other_headers, other), pa.int64())).to_pylist()
     reject_lines(starts[other], [f"game {shown(str(name))} is not Texas hold'em" for name in variant_text])
 
-    for at in bad_lines:  # the bytes were replaced: the hand is not read as if they were fine
-        reject_lines(np.array([at]), "bytes that are not UTF-8 text")
+    # The bytes were replaced: the hand is not read as if they were fine.
+    reject_lines(bad_lines, "bytes that are not UTF-8 text")
     reject_lines(starts[~has_summary], "hand cut short: no *** SUMMARY *** line")
 
     # Seats: "Seat N: NAME (STACK in chips)" in the preamble.  A name without a parenthesis
