@@ -13,7 +13,9 @@ hand ids, then times on that same file:
    process start included (best of 3), in hands per second, with the peak RSS
    of that run (measured by a fresh wrapper process, so the figure is the
    run's own); the run must read every hand and find no mismatch against the
-   recorded pots;
+   recorded pots; then the same on a file of one hand: what the process
+   start and the one-time costs take (the imports, the first calls), and
+   the rate of the hands without them;
 2. pokerkit's ``PokerStarsParser`` on the first ``--kit-hands`` hands of the same
    file, in this process (it is slow), in hands per second; then on the bundled
    hard case of a hold'em hand run twice, where it stops with an exception:
@@ -138,6 +140,12 @@ def main() -> int:
               f"rejected {summary['rows_rejected']:,}, checked {expected['checked']:,}, "
               f"mismatched {expected['mismatched']:,}")
         print(f"aim {AIM:,} hands/s: {'met' if rate >= AIM else 'MISSED'}")
+        one_hand = Path(folder) / "one_hand.txt"
+        build_archive(one_hand, 1)
+        fixed, _, _ = time_pokerpipe(one_hand, Path(folder) / "out_one_hand")
+        net = args.hands / max(seconds - fixed, 1e-9)
+        print(f"pokerpipe run on one hand (process start and one-time costs, best of 3): {fixed:.2f} s; "
+              f"the {args.hands:,} hands without them: {net:,.0f} hands/s")
         failed = summary["rows_read"] != args.hands or expected["mismatched"] != 0
         pokerkit = time_pokerkit(archive, args.kit_hands)
         if pokerkit is None:

@@ -9,12 +9,14 @@ agree with it, and it must agree with the pots the site recorded.
 from __future__ import annotations
 
 import gzip
+import random
 import re
 import shutil
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 
 from pipeline.formats import histories, pokerstars
@@ -407,14 +409,12 @@ def test_names_of_every_length_are_matched_in_full(names, tmp_path: Path) -> Non
     assert rejects["reason"].tolist() == ["summary line of seat 2 does not name its player"]
 
 
-def test_names_that_share_a_hash_are_told_apart_as_text(tmp_path: Path, monkeypatch) -> None:
-    # Every name given the same hash: the lookup falls back to comparing text, with the same result.
-    expected = [run([folder], tmp_path / f"plain-{i}") for i, folder in enumerate((SESSIONS, HARD))]
-    monkeypatch.setattr(pokerstars, "_hash", lambda hands, length, words: np.zeros(len(hands), np.uint64))
-    for i, folder in enumerate((SESSIONS, HARD)):
-        summary, winners, rejects = run([folder], tmp_path / f"shared-{i}")
-        pd.testing.assert_frame_equal(winners.drop(columns="row"), expected[i][1].drop(columns="row"))
-        pd.testing.assert_frame_equal(rejects, expected[i][2])
+def test_a_name_seated_in_another_hand_only_is_not_seated(tmp_path: Path) -> None:
+    # Names are matched by hand: alice sits in hand 1, and her action in hand 2 is no one's.
+    text = hand(number=1) + hand(number=2, names=("dan", "bob", "carol"), body="alice: calls $2\n")
+    summary, winners, rejects = run([write(tmp_path, text)], tmp_path / "out")
+    assert rejects["reason"].tolist() == ["action of 'alice', who is not seated"]
+    assert rejects["source_row"].tolist() == ["2"] and winners["row"].tolist() == ["1"]
 
 
 def test_a_summary_seat_is_written_as_its_seat_line_is(tmp_path: Path) -> None:
@@ -499,6 +499,58 @@ def test_bytes_that_are_not_text_reject_their_hand_only(tmp_path: Path) -> None:
     assert summary["rows_read"] == 3 and summary["rows_scored"] == 2
     assert rejects["reason"].tolist() == ["bytes that are not UTF-8 text"]
     assert rejects["source_row"].tolist() == ["2"]
+
+
+@pytest.mark.parametrize("line, block", [(pokerstars.HAND_START, pokerstars._HAND_STARTS),
+                                         (pokerstars._PLAIN_SEAT, pokerstars._PLAIN_SEATS),
+                                         (pokerstars._COLLECT, pokerstars._COLLECTS),
+                                         (pokerstars._HEADER_HOLDEM, pokerstars._HEADERS_HOLDEM)])
+def test_lines_matched_at_once_are_matched_as_one_by_one(line: str, block: str) -> None:
+    # Every line of the bundled files, and each with a byte added, dropped or changed: a set of them
+    # is matched at once when all match, and otherwise line by line, with the same answers.
+    texts = [path.read_text(encoding="utf-8-sig") for path in sorted([*SESSIONS.glob("*.txt"),
+                                                                      *HARD.glob("*.txt")])]
+    lines = sorted({text_line + "\n" for text in texts for text_line in text.splitlines()})
+    variants = [variant for text_line in lines[::7] for variant in (
+        text_line[:5] + "(" + text_line[5:], text_line[:-3] + "\n", text_line.replace(" ", "  ", 1),
+        text_line.replace("$", "", 1), "x" + text_line)]
+    every = lines + variants
+    one_by_one = pa.array(every, pa.large_string())
+    expected = pc.match_substring_regex(one_by_one, line).to_numpy(zero_copy_only=False)
+    for start in range(0, len(every), 50):
+        for part in (slice(start, start + 50), slice(start, start + 3)):
+            group = pa.array(every[part], pa.large_string())
+            got = pokerstars._matching(group, line, block)
+            assert got.tolist() == expected[part].tolist()
+            matching = [text_line for text_line, ok in zip(every[part], expected[part]) if ok]
+            if matching:  # all of them, and the last without its line end
+                matching[-1] = matching[-1].rstrip("\n")
+                assert pokerstars._matching(pa.array(matching, pa.large_string()), line, block).all()
+
+
+def test_bytes_that_are_not_text_are_replaced_one_by_one_in_one_decoding() -> None:
+    # Each byte of a fault becomes "?", and the lines of the faults are listed: as a plain loop
+    # over the faults says, for text with many of them (read once, never once per fault).
+    def plainly(data: bytes) -> tuple[bytes, list[int]]:
+        fixed, lines, position = bytearray(data), [], 0
+        while True:
+            try:
+                bytes(fixed[position:]).decode("utf-8")
+                return bytes(fixed), lines
+            except UnicodeDecodeError as error:
+                start, end = position + error.start, position + error.end
+                fixed[start:end] = b"?" * (end - start)
+                if fixed.count(b"\n", 0, start) not in lines:
+                    lines.append(fixed.count(b"\n", 0, start))
+                position = end
+
+    rng = random.Random(7)
+    pieces = [b"a", b"\n", b"\xff", b"\xc3", b"\xa9", "\u20ac".encode(), b"\xe2\x82", b"\xed\xa0\x80",
+              "\U0001f600".encode(), b"\xf4\x90", b"\xc0\x80", b"?", b"\x80"]
+    for _ in range(500):
+        data = b"".join(rng.choice(pieces) for _ in range(rng.randrange(1, 60)))
+        fixed, lines = pokerstars._utf8(data)
+        assert (bytes(fixed), lines.tolist()) == plainly(data)
 
 
 # --- line ends, compression, chunks and batches ------------------------------------------------

@@ -33,25 +33,29 @@ How a file is read
 ------------------
 A session file is read in chunks of whole hands (:data:`CHUNK_BYTES`), so
 memory is bounded by the chunk, not by the file.  One numpy pass over a
-chunk's bytes finds its line ends and its colons; lines are told apart by
-their first bytes, read as 64-bit words and compared in numpy, and numpy
+chunk's bytes finds its line ends; lines are told apart by their first and
+last bytes, read as bytes or 64-bit words and compared in numpy, and numpy
 assigns each line to its hand by a cumulative sum of hand starts.  pyarrow's
 string kernels (RE2 regular expressions run in C++ over whole arrays) read
-only the lines that need them: seat lines, action words with an amount or
-cards, collections, the summary of a showdown, a header of an uncommon form;
-never a regular expression per line in Python.  A name is taken from the line
-only as the text before the last ``": "`` of an action line (the site's text
-after it never holds one) or before the site's fixed words of a collection,
-and must then be a seated name of that hand: it is never guessed.  Names are
-matched against the seat list of their own hand by a hash of the hand and the
-name's first 24 bytes in pyarrow's hash table, then compared in full (a
-longer name, or a hash two names share, as text).
+only the lines that need them, and as few times as they can: lines that
+should all match one pattern (hand starts, seat lines, headers, collections)
+are matched at once as one text, line by line only if that fails; texts that
+recur (an action's words, a seat's fate in the summary) are read once per
+different text; a header's fields are cut where its fixed characters are.
+Never a loop or a regular expression per line in Python.  A name is taken
+from the line only as the text before the last ``": "`` of an action line
+(the site's text after it never holds one) or before the site's fixed words
+of a collection, and must then be a seated name of that hand: it is never
+guessed.  Names are matched as codes of one dictionary of the chunk's seated
+names: a seat line, an action or a collection is a (hand, code) key, looked
+up in pyarrow's hash table.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,7 +77,6 @@ CHUNK_BYTES = 1 << 23
 _BOM = b"\xef\xbb\xbf"
 _SEATS = holdem.MAX_PLAYERS
 _BOARD = 5
-_HEAD_BYTES = 24  # bytes of each line compared with the prefixes that tell lines apart
 
 # Amounts: a currency sign or none (tournament chips), digits with thousands separators.
 _AMOUNT = r"[$€£¥]?[0-9][0-9,]*(?:\.[0-9]+)?"
@@ -89,26 +92,52 @@ _SEAT = rf"^Seat (?P<seat>[0-9]+): (?P<name>.+) \((?P<stack>{_AMOUNT}) in chips[
 # A seat line whose name holds no parenthesis: cut by plain searches, no captures.
 _PLAIN_SEAT = rf"^Seat [0-9]+: [^(]* \({_AMOUNT} in chips[^()]*\)"
 # The site's words after "NAME: " in an action line, in full: chat never ends like this.
-_ACTION = (rf"^(?:posts [a-z &-]+ {_AMOUNT}{_ALL_IN}|folds(?: \[[^\]]*\])?|checks|calls {_AMOUNT}{_ALL_IN}"
-           rf"|bets {_AMOUNT}{_ALL_IN}|raises {_AMOUNT} to {_AMOUNT}{_ALL_IN}|shows \[[^\]]*\](?: \(.*\))?"
-           r"|mucks hand|doesn't show hand|discards [0-9]+ cards?(?: \[[^\]]*\])?"
-           r"|stands pat(?: on \[[^\]]*\])?) *\n?$")
-_SHOWS = r"^shows \[(?P<cards>[^\]]*)\]"
+# (CARDS and TEXT stand for what is inside brackets and parentheses: see the patterns built from it.)
+_ACTION_WORDS = (rf"(?:posts [a-z &-]+ {_AMOUNT}{_ALL_IN}|folds(?: \[CARDS\])?|checks"
+                 rf"|calls {_AMOUNT}{_ALL_IN}|bets {_AMOUNT}{_ALL_IN}|raises {_AMOUNT} to {_AMOUNT}{_ALL_IN}"
+                 r"|shows \[CARDS\](?: \(TEXT\))?|mucks hand|doesn't show hand"
+                 r"|discards [0-9]+ cards?(?: \[CARDS\])?|stands pat(?: on \[CARDS\])?) *\n?$")
+_ACTION = "^" + _ACTION_WORDS.replace("CARDS", r"[^\]]*").replace("TEXT", ".*")
+# The same words holding no ": " (the words after the last ": " never do), after a ": ": that one
+# is the line's last.
+_NO_COLON_CARDS = r"(?:[^\]:]|:+[^\]: ])*:*"
+_NO_COLON_TEXT = r"(?:[^\n:]|:+[^\n: ])*:*"
+_ACTION_AFTER = ": " + _ACTION_WORDS.replace("CARDS", _NO_COLON_CARDS).replace("TEXT", _NO_COLON_TEXT)
 _COLLECT = (rf"^(?P<name>.+) collected (?P<amount>{_AMOUNT}) from "
             r"(?P<pot>pot|main pot|side pot(?:-[0-9]+)?) *\n?$")
 _TOTAL = rf"^Total pot (?P<total>{_AMOUNT})(?: .*)? \| Rake (?P<rake>{_AMOUNT})"
-_BOARD_LINE = r"^Board \[(?P<cards>[^\]]*)\]"
 _TAGS = r"^(?: \([a-z ]+\))*"
 # A header of the common form: a hold'em hand, whose full pattern (below) needs no captures to tell.
 # It reads as :data:`_HEADER` does: no tournament, no braces, the game's words never "-", "Level"
 # or a parenthesis (so the game ends there), no comma in the stakes (so no game inside them).
 _HEADER_HOLDEM = (r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +"
                   r"Hold'em (?:(?:No|Pot|Fixed) )?Limit (?:- )?(?:Level [^ ]+ )?\([^(),]*\) - .+? *\n?$")
+# A header that :data:`_HEADER` reads as its fixed characters cut it: no tournament, no braces, the
+# game "Hold'em ... Limit" then " (" and the stakes, no comma (no game inside them), then " - " and a
+# time starting and ending with other than a space.
+_HEADER_PLAIN = (r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +Hold'em (?:(?:No|Pot|Fixed) )?"
+                 r"Limit \([^(),]*\) - [^ \n](?:.*[^ \n])?\n?$")
 _CASHED_OUT = (rf"{_TAGS} showed \[[^\]]*\] and won \((?P<amount>{_AMOUNT})\)"
                r".*\(pot not awarded as player cashed out\)")
 _TWO_CARDS = r"^[^ ]{2} [^ ]{2}$"
 
 _START_BYTES = re.compile(HAND_START.encode())
+
+
+def _lines_of(content: str) -> str:
+    """A pattern for a text of lines ("\\n" after each, maybe not after the last) each of whose text
+    matches ``content``: what a pattern ``^content\\n?$`` says of each line, said of them all at
+    once.  ``content`` never matches a "\\n"."""
+    return rf"^(?:{content}\n)*(?:{content})?$"
+
+
+# Patterns above, for many lines at once (see :func:`_matching`): the same, but that no class of
+# characters takes a line end, and that what a pattern leaves open at a line's end is the rest of it.
+_HAND_STARTS = _lines_of(r"PokerStars [^#\n]*#[0-9]+: .* - [0-9]{4}/[0-9]{1,2}/[0-9]{1,2} .*")
+_PLAIN_SEATS = _lines_of(rf"Seat [0-9]+: [^(\n]* \({_AMOUNT} in chips[^()\n]*\).*")
+_COLLECTS = _lines_of(rf".+ collected {_AMOUNT} from (?:pot|main pot|side pot(?:-[0-9]+)?) *")
+_HEADERS_HOLDEM = _lines_of(r"PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +Hold'em "
+                            r"(?:(?:No|Pot|Fixed) )?Limit (?:- )?(?:Level [^ \n]+ )?\([^(),\n]*\) - .+? *")
 
 # Outcomes of a hand.
 SCORED, WITHOUT_SHOWDOWN, UNKNOWN_CARDS, SET_APART, REJECTED = range(5)
@@ -142,19 +171,28 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
     Raises InputError naming the file when it cannot be read (a damaged archive).
     """
     hands_before = 0
-    for piece, first_line in _chunks(source):
-        parsed = _parse(piece, first_line, hands_before, source.name)
+    for piece, first_line, newlines in _pieces(source):
+        parsed = _parse(piece, first_line, hands_before, source.name, newlines)
         for begin in range(0, parsed.hands, batch_rows):
             yield parsed.batch(begin, min(begin + batch_rows, parsed.hands))
         hands_before += parsed.hands
 
 
-def _chunks(source: Source) -> Iterator[tuple[bytes, int]]:
+def _chunks(source: Source) -> Iterator[tuple[bytearray, int]]:
+    """Whole hands of a source, a chunk at a time, with line ends ``\\n`` and no byte-order mark:
+    (text, number of its first line), as :func:`_pieces` reads them."""
+    for piece, first_line, _ in _pieces(source):
+        yield piece, first_line
+
+
+def _pieces(source: Source) -> Iterator[tuple[bytearray, int, NDArray[np.int64]]]:
     """Whole hands of a source, a chunk at a time, with line ends ``\\n`` and no byte-order mark.
 
-    Yields (text, number of its first line).  A ``\\r`` at the end of a block
-    waits for the next one, so that a ``\\r\\n`` split between blocks stays one
-    line end.
+    Yields (text, number of its first line, where its ``\\n`` are).  A
+    ``\\r`` at the end of a block waits for the next one, so that a ``\\r\\n``
+    split between blocks stays one line end.  Each block is read into the
+    chunk's own buffer, after what the last chunk left over, and the chunk is
+    cut in place: its text is copied once.
     """
     line = 1
     carry = b""
@@ -162,33 +200,40 @@ def _chunks(source: Source) -> Iterator[tuple[bytes, int]]:
     try:
         with pa.input_stream(str(source.path), compression=source.compression) as stream:
             while True:
-                block: bytes = stream.read(CHUNK_BYTES)
-                at_end = not block
-                data = carry + block
+                data = bytearray(len(carry) + CHUNK_BYTES)
+                data[:len(carry)] = carry
+                got: int = stream.readinto(memoryview(data)[len(carry):])
+                del data[len(carry) + got:]
+                at_end = not got
                 if first and (len(data) >= len(_BOM) or at_end):
-                    data, first = data.removeprefix(_BOM), False
+                    if data.startswith(_BOM):
+                        del data[:len(_BOM)]
+                    first = False
                 hold = b""
                 if not at_end and data.endswith(b"\r"):
-                    data, hold = data[:-1], b"\r"
+                    del data[-1:]
+                    hold = b"\r"
                 if b"\r" in data:
                     data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
                 if _BOM[:1] in data and b"\n" + _BOM in data:  # sessions pasted together keep their marks
                     data = data.replace(b"\n" + _BOM, b"\n")
                 cut = len(data) if at_end else _last_start(data)
                 if cut <= 0:
-                    carry = data + hold
+                    carry = bytes(data) + hold
                     continue
-                piece, carry = data[:cut], data[cut:] + hold
-                if piece:
-                    yield piece, line
-                    line += int(np.count_nonzero(np.frombuffer(piece, dtype=np.uint8) == _NEWLINE))
+                carry = bytes(memoryview(data)[cut:]) + hold
+                del data[cut:]
+                if data:
+                    newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == _NEWLINE)
+                    yield data, line, newlines
+                    line += len(newlines)
                 if at_end:
                     return
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"{source.path}: cannot read past line {line} ({error})") from None
 
 
-def _last_start(data: bytes) -> int:
+def _last_start(data: bytes | bytearray) -> int:
     """Where the last line that starts a hand begins (0 if only at the start, or none)."""
     end = len(data)
     while (found := data.rfind(b"\nPokerStars ", 0, end)) >= 0:
@@ -200,29 +245,34 @@ def _last_start(data: bytes) -> int:
     return 0
 
 
-def _utf8(piece: bytes) -> tuple[bytes, list[int]]:
-    """``piece`` with bytes that are not UTF-8 replaced by ``?``, and the 0-based lines they were on."""
-    bad_lines: list[int] = []
+def _question_marks(error: UnicodeError) -> tuple[str, int]:
+    """A decoding error handler: each byte that is not UTF-8 becomes a ``?``."""
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    return "?" * (error.end - error.start), error.end
+
+
+_QUESTION_MARKS = "pokerpipe.pokerstars.question_marks"
+codecs.register_error(_QUESTION_MARKS, _question_marks)
+
+
+def _utf8(piece: bytes | bytearray) -> tuple[bytes | bytearray, NDArray[np.int64]]:
+    """``piece`` with bytes that are not UTF-8 replaced by ``?``, and the 0-based lines they were on.
+
+    One decoding of the whole text (never one per fault); a fault never holds a ``\\n``.
+    """
     bounds = pa.py_buffer(np.array([0, len(piece)], dtype=np.int64))
     whole = pa.Array.from_buffers(pa.large_binary(), 1, [None, bounds, pa.py_buffer(piece)])
     try:
         whole.cast(pa.large_string())  # checks the UTF-8 in C++, many times faster than decoding it
-        return piece, bad_lines
+        return piece, np.zeros(0, dtype=np.int64)
     except pa.ArrowInvalid:
         pass
-    fixed = bytearray(piece)
-    position = 0
-    while True:
-        try:
-            bytes(fixed[position:]).decode("utf-8")
-            return bytes(fixed), bad_lines
-        except UnicodeDecodeError as error:
-            start, end = position + error.start, position + error.end
-            fixed[start:end] = b"?" * (end - start)
-            line = fixed.count(b"\n", 0, start)
-            if not bad_lines or bad_lines[-1] != line:
-                bad_lines.append(line)
-            position = end
+    fixed = piece.decode("utf-8", errors=_QUESTION_MARKS).encode("utf-8")
+    replaced = np.flatnonzero(np.frombuffer(fixed, dtype=np.uint8) != np.frombuffer(piece, dtype=np.uint8))
+    newlines = np.flatnonzero(np.frombuffer(fixed, dtype=np.uint8) == _NEWLINE)
+    bad_lines: NDArray[np.int64] = np.unique(np.searchsorted(newlines, replaced))
+    return fixed, bad_lines
 
 
 def _mask(flags: pa.Array | pa.ChunkedArray) -> NDArray[np.bool_]:
@@ -237,13 +287,12 @@ def _mask(flags: pa.Array | pa.ChunkedArray) -> NDArray[np.bool_]:
 
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _PAD = 32  # zero bytes after a chunk's text: a word can be read at any offset up to 24 bytes past its end
-_NAME_WORDS = 3  # names of up to 24 bytes are compared as three words; longer ones as text
 _NEWLINE, _COLON, _SPACE, _ZERO, _NINE = (ord(c) for c in "\n: 09")
 # Words after "NAME: " that are actions as they stand, without reading an amount.
 _PLAIN_ACTIONS = (b"folds", b"checks", b"mucks hand", b"doesn't show hand")
-# Multipliers of the name hash (odd 64-bit constants); equal hashes are always compared in full.
-_HASH = [np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
-                                  0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD)]
+# The last byte of the text of a line that can be an action (before spaces): see :data:`_ACTION`.
+_ACTION_ENDS = np.zeros(256, dtype=bool)
+_ACTION_ENDS[np.frombuffer(b"0123456789nps])dt ", dtype=np.uint8)] = True
 
 
 def _word(text: bytes) -> np.uint64:
@@ -258,10 +307,11 @@ class _Bytes:
     copy of the text padded with zeros, so a word may start anywhere in it.
     """
 
-    def __init__(self, piece: bytes) -> None:
+    def __init__(self, piece: bytes | bytearray) -> None:
         self.size = len(piece)
-        padded = np.zeros(len(piece) + _PAD, dtype=np.uint8)
+        padded = np.empty(len(piece) + _PAD, dtype=np.uint8)
         padded[:len(piece)] = np.frombuffer(piece, dtype=np.uint8)
+        padded[len(piece):] = 0
         self.bytes = padded
         self.words = np.ndarray(shape=(len(piece) + _PAD - 7,), dtype="<u8", buffer=padded, strides=(1,))
         self.buffer = pa.py_buffer(piece)
@@ -271,21 +321,11 @@ class _Bytes:
 
         ``text`` holds no ``\\n`` and no zero byte, so it is never found across a line end.
         """
-        found = np.ones(len(at), dtype=bool)
-        for k in range(0, len(text), 8):
+        found: NDArray[np.bool_] = (self.words[at] & _MASKS[min(len(text), 8)]) == _word(text[:8])
+        for k in range(8, len(text), 8):
             piece = text[k:k + 8]
             found &= (self.words[at + k] & _MASKS[len(piece)]) == _word(piece)
         return found
-
-    def name_words(self, at: np.ndarray, length: np.ndarray) -> list[NDArray[np.uint64]]:
-        """The first 24 bytes of each name (``length`` bytes from ``at``) as three words, zero past it."""
-        words = [self.words[at] & _MASKS[np.minimum(length, 8)]]
-        for k in range(1, _NAME_WORDS):
-            word = np.zeros(len(at), dtype=np.uint64)
-            longer = np.flatnonzero(length > 8 * k)
-            word[longer] = self.words[at[longer] + 8 * k] & _MASKS[np.minimum(length[longer] - 8 * k, 8)]
-            words.append(word)
-        return words
 
     def slices(self, begin: np.ndarray, end: np.ndarray) -> pa.Array:
         """The text from ``begin`` to ``end`` of each piece as strings; pieces in order, none overlapping.
@@ -302,6 +342,38 @@ class _Bytes:
         return _take(pieces, 2 * np.arange(len(begin), dtype=np.int64))
 
 
+def _last_colons(lines: pa.Array, start: np.ndarray) -> NDArray[np.int64]:
+    """Where the last ``": "`` of each line (starting at ``start`` in the text) is, -1 if none: the
+    first ``" :"`` of the line read backwards."""
+    backwards = pc.binary_reverse(lines.cast(pa.large_binary()))
+    found = pc.find_substring(backwards, b" :").to_numpy(zero_copy_only=False).astype(np.int64)
+    length = pc.binary_length(lines).to_numpy(zero_copy_only=False).astype(np.int64)
+    return np.where(found >= 0, start + length - 2 - found, -1)
+
+
+def _bracketed(text: _Bytes, begin: np.ndarray, stop: np.ndarray) -> pa.Array:
+    """The text from each ``begin`` (just after a ``[``) to the first ``]`` before ``stop``, null
+    when there is none: what ``\\[([^\\]]*)\\]`` captures.  Pieces in order, none overlapping."""
+    close = pc.find_substring(text.slices(begin, stop), "]").to_numpy(zero_copy_only=False).astype(np.int64)
+    inside = text.slices(begin, begin + np.maximum(close, 0))
+    return pc.if_else(pa.array(close >= 0), inside, pa.scalar(None, pa.large_string()))
+
+
+def _matching(lines: pa.Array, line: str, block: str) -> NDArray[np.bool_]:
+    """Which of ``lines`` (each with its "\\n", the last maybe without) match the pattern ``line``.
+
+    Most often all of them do: their whole text is matched by ``block``, the same pattern for all
+    the lines at once (:func:`_lines_of`), in one call; else each line is matched alone.
+    """
+    if len(lines):
+        offsets, data, _ = offsets_and_data(lines)
+        whole = pa.Array.from_buffers(pa.large_string(), 1, [None, pa.py_buffer(np.array(
+            [offsets[0], offsets[-1]], dtype=np.int64)), pa.py_buffer(data)])
+        if pc.match_substring_regex(whole, block)[0].as_py():
+            return np.ones(len(lines), dtype=bool)
+    return _mask(pc.match_substring_regex(lines, line))
+
+
 def _digits(values: NDArray[np.uint8]) -> NDArray[np.bool_]:
     found: NDArray[np.bool_] = (values >= _ZERO) & (values <= _NINE)
     return found
@@ -313,82 +385,13 @@ def _seat_numbers(text: _Bytes, starts: np.ndarray) -> tuple[NDArray[np.int64], 
 
     Bytes past a line's end are its ``\\n`` (or the padding), which no test below accepts.
     """
-    word = text.words[starts + 5]
-    byte = [((word >> np.uint64(8 * i)) & np.uint64(0xFF)).astype(np.int64) for i in range(4)]
-    digit = [byte[i] - _ZERO for i in range(2)]
-    colon = [(byte[1 + i] == _COLON) & (byte[2 + i] == _SPACE) for i in range(2)]
-    one = (digit[0] >= 0) & (digit[0] <= 9) & colon[0]
-    two = (digit[0] >= 0) & (digit[0] <= 9) & (digit[1] >= 0) & (digit[1] <= 9) & colon[1]
+    byte = text.words[starts + 5].view(np.uint8).reshape(-1, 8)  # bytes 5 to 12 of each line
+    digit = [byte[:, i].astype(np.int64) - _ZERO for i in range(2)]
+    colon = [(byte[:, 1 + i] == _COLON) & (byte[:, 2 + i] == _SPACE) for i in range(2)]
+    one = _digits(byte[:, 0]) & colon[0]
+    two = _digits(byte[:, 0]) & _digits(byte[:, 1]) & colon[1]
     number = np.where(one, digit[0], np.where(two, 10 * digit[0] + digit[1], 0))
     return number, np.where(one, 8, np.where(two, 9, -1))
-
-
-def _hash(hands: np.ndarray, length: np.ndarray, words: list[NDArray[np.uint64]]) -> NDArray[np.uint64]:
-    """A 64-bit hash of each (hand, name): it only narrows a search, equal hashes are compared in full."""
-    key: NDArray[np.uint64] = hands.astype(np.uint64) * _HASH[0] + length.astype(np.uint64) * _HASH[1]
-    for word, multiplier in zip(words, _HASH[2:]):
-        key += (word ^ (word >> np.uint64(31))) * multiplier
-    return key
-
-
-class _Seated:
-    """The seat lines of a chunk, searched by hand and name.
-
-    A name of up to 24 bytes is found by a hash of (hand, its words) in a
-    hash table (pyarrow's), then compared in full; a longer name, or the rare
-    hash shared by two names, is looked up as text (``hand\x1fname`` keys).
-    Either way the answer is the first seat line (in file order) of that hand
-    with exactly that name.
-    """
-
-    def __init__(self, text: _Bytes, hands: np.ndarray, begin: np.ndarray, length: np.ndarray,
-                 names: pa.Array) -> None:
-        self.text, self.hands, self.length, self.names = text, hands, length, names
-        self.words = text.name_words(begin, length)
-        self.hashes = pa.array(_hash(hands, length, self.words), pa.uint64())
-        self._keys: pa.Array | None = None
-
-    @staticmethod
-    def keys(hands: np.ndarray, names: pa.Array) -> pa.Array:
-        return pc.binary_join_element_wise(pc.cast(pa.array(hands, pa.int64()), pa.large_string()),
-                                           names, _text("\x1f"))
-
-    def first(self) -> NDArray[np.int64]:
-        """For each seat line, the first one of its hand with the same name (itself if none before)."""
-        codes = self.hashes.dictionary_encode().indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        first_of = np.zeros(codes.max(initial=-1) + 1, dtype=np.int64)
-        first_of[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)  # the last write wins: the first line
-        found = first_of[codes]
-        return self._confirm(found, np.arange(len(codes)), self.hands, self.length, self.words,
-                             lambda which: self.names.take(pa.array(which)))
-
-    def find(self, hands: np.ndarray, begin: np.ndarray, length: np.ndarray,
-             names: Callable[[np.ndarray], pa.Array]) -> NDArray[np.int64]:
-        """The seat line (index) of each name, -1 if none; ``names(which)`` gives names as text."""
-        words = self.text.name_words(begin, length)
-        found = pc.index_in(pa.array(_hash(hands, length, words), pa.uint64()), value_set=self.hashes)
-        return self._confirm(found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64),
-                             np.arange(len(hands)), hands, length, words, names)
-
-    def _confirm(self, found: NDArray[np.int64], rows: NDArray[np.int64], hands: np.ndarray,
-                 length: np.ndarray, words: list[NDArray[np.uint64]],
-                 names: Callable[[np.ndarray], pa.Array]) -> NDArray[np.int64]:
-        """Seat lines found by hash, each compared in full: those that differ, and long names, are
-        looked up as text."""
-        seat = np.maximum(found, 0)
-        same = (found >= 0) & (length <= 8 * _NAME_WORDS)
-        if len(self.hands):
-            same &= (self.hands[seat] == hands) & (self.length[seat] == length)
-            for mine, theirs in zip(words, self.words):
-                same &= mine == theirs[seat]
-        slow = np.flatnonzero(~same & ((found >= 0) | (length > 8 * _NAME_WORDS)))
-        found = np.where(same, found, -1)
-        if len(slow) and len(self.hands):
-            if self._keys is None:
-                self._keys = self.keys(self.hands, self.names)
-            index = pc.index_in(self.keys(hands[slow], names(rows[slow])), value_set=self._keys)
-            found[slow] = index.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
-        return found
 
 
 def _text(value: str) -> pa.Scalar:
@@ -410,20 +413,6 @@ def _amounts(texts: pa.Array) -> NDArray[np.float64]:
     return values
 
 
-def _between(strings: pa.Array, begin: np.ndarray, end: np.ndarray) -> pa.Array:
-    """Bytes ``begin`` to ``end`` of each string (positions within it, ``begin <= end <= length``),
-    without a copy of the text: the pieces and the gaps between them as one array, pieces taken."""
-    offsets, data, _ = offsets_and_data(strings)
-    offsets = offsets.astype(np.int64)
-    both = np.empty(2 * len(begin), dtype=np.int64)
-    both[0::2], both[1::2] = offsets[:-1] + begin, offsets[:-1] + end
-    if not len(begin):
-        return pa.array([], pa.large_string())
-    pieces = pa.Array.from_buffers(pa.large_string(), 2 * len(begin) - 1,
-                                   [None, pa.py_buffer(both), pa.py_buffer(data)])
-    return _take(pieces, 2 * np.arange(len(begin), dtype=np.int64))
-
-
 def _first_per(groups: np.ndarray, count: int, values: np.ndarray, fill: int = -1) -> NDArray[np.int64]:
     """For each group 0..count-1, the value of its first member (``groups`` ascending); ``fill`` if none."""
     out = np.full(count, fill, dtype=np.int64)
@@ -431,7 +420,6 @@ def _first_per(groups: np.ndarray, count: int, values: np.ndarray, fill: int = -
         first = np.flatnonzero(np.concatenate([[True], groups[1:] != groups[:-1]]))
         out[groups[first]] = values[first]
     return out
-
 
 
 @dataclass
@@ -482,8 +470,6 @@ class _Parsed:
         return batch
 
 
-
-
 class _Rejects:
     """The first reason each hand is rejected for, with the line and text of the fault."""
 
@@ -501,18 +487,14 @@ class _Rejects:
                 self.mask[hand] = True
 
 
-def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Parsed:
-    """Decide every hand of a chunk of whole hands (text with ``\\n`` line ends)."""
-    piece, bad_lines = _utf8(piece)
+def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: str,
+           newlines: NDArray[np.int64] | None = None) -> _Parsed:
+    """Decide every hand of a chunk of whole hands (text with ``\\n`` line ends, at ``newlines`` if
+    known)."""
+    piece, bad_lines = _utf8(piece)  # bytes replaced are never a "\n"
     text = _Bytes(piece)
-    raw = text.bytes[:text.size]
-    # Line ends and colons in one pass over the bytes: the lines, and where each one's last ": " is.
-    found = raw == _NEWLINE
-    np.logical_or(found, raw == _COLON, out=found)
-    marks = np.flatnonzero(found)
-    del found
-    is_end = raw[marks] == _NEWLINE
-    newlines = marks[is_end]
+    if newlines is None:
+        newlines = np.flatnonzero(text.bytes[:text.size] == _NEWLINE)
     line_offsets = np.concatenate([[0], newlines + 1, [len(piece)]]).astype(np.int64)
     if line_offsets[-2] == len(piece):  # the text ends with "\n": its last line is empty
         line_offsets = line_offsets[:-1]
@@ -521,35 +503,26 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
                                   [None, pa.py_buffer(line_offsets), text.buffer])
     n = len(lines)
     line_start, line_stop = line_offsets[:-1], line_offsets[1:]
-    content_end = line_stop - (text.bytes[line_stop - 1] == _NEWLINE)  # every line holds a byte
-    colon_line = (np.cumsum(is_end) - is_end)[~is_end]  # the line of each colon: line ends before it
-    colon_at = marks[~is_end]
-    spaced = text.bytes[colon_at + 1] == _SPACE
-    colon_at, colon_line = colon_at[spaced], colon_line[spaced]
-    last_colon = np.concatenate([colon_line[1:] != colon_line[:-1], [True]]) if len(colon_line) else \
-        np.zeros(0, dtype=bool)
-    colon_at, colon_line = colon_at[last_colon], colon_line[last_colon]
+    content_end = line_stop - 1  # each line's "\n", but the last's if the text does not end with one
+    content_end[-1] += piece[-1] != _NEWLINE
+    # The last byte of each line's text (0: none), which tells what its end can be.
+    last_byte = np.where(content_end > line_start, text.bytes[content_end - 1], 0)
 
-    # Lines are told apart by their first bytes, read as words and compared in numpy.
-    first_word = text.words[line_start]
+    # Lines are told apart by their first bytes: the first one narrows, the others are compared as
+    # words, in numpy.
+    first_byte = text.bytes[line_start]
 
     def starting(prefix: str) -> NDArray[np.int64]:
         """The lines that start with ``prefix``."""
         wanted = prefix.encode()
-        rows = np.flatnonzero((first_word & _MASKS[min(len(wanted), 8)]) == _word(wanted[:8]))
-        if len(wanted) > 8:
-            rows = rows[text.has(line_start[rows] + 8, wanted[8:])]
-        return rows
-
-    def starting_among(rows: np.ndarray, prefix: str) -> NDArray[np.int64]:
-        """Those of ``rows`` that start with ``prefix``."""
-        found: NDArray[np.int64] = rows[text.has(line_start[rows], prefix.encode())]
+        rows = np.flatnonzero(first_byte == wanted[0])
+        found: NDArray[np.int64] = rows[text.has(line_start[rows], wanted)]
         return found
 
     # Hands: a line that starts one, and each line's hand.
     candidates = starting("PokerStars ")
     start = np.zeros(n, dtype=bool)
-    start[candidates[_mask(pc.match_substring_regex(_take(lines, candidates), HAND_START))]] = True
+    start[candidates[_matching(_take(lines, candidates), HAND_START, _HAND_STARTS)]] = True
     start[0] = True  # a chunk starts at a hand (the file's first line is a header)
     hand_of = np.cumsum(start) - 1
     starts = np.flatnonzero(start)
@@ -572,23 +545,29 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
 
     # Sections: '*** ' markers; the lines before the first are the preamble (seats, blinds).
     markers = starting("*** ")
+    marker_word = text.words[line_start[markers] + 4]  # the title's first 8 bytes, read once
+
+    def marked(title: str) -> NDArray[np.int64]:
+        """The marker lines "*** TITLE ***..." (``title`` of 8 bytes or more, "*** " included)."""
+        wanted = title.encode()
+        rows = markers[marker_word == _word(wanted[4:12])]
+        found: NDArray[np.int64] = rows[text.has(line_start[rows] + 12, wanted[12:])]
+        return found
+
     is_marker = np.zeros(n, dtype=bool)
     is_marker[markers] = True
     first_marker = _first_per(hand_of[markers], hands, markers, fill=n + 1)
-    summary_mark = starting_among(markers, "*** SUMMARY ***")
+    summary_mark = marked("*** SUMMARY ***")
     summary_at = _first_per(hand_of[summary_mark], hands, summary_mark, fill=n + 1)
     has_summary = summary_at <= n
 
-    def preamble(rows: np.ndarray) -> NDArray[np.bool_]:
-        found: NDArray[np.bool_] = (rows > starts[hand_of[rows]]) & (rows < first_marker[hand_of[rows]])
+    def preamble(rows: np.ndarray, hand: np.ndarray | None = None) -> NDArray[np.bool_]:
+        hand = hand_of[rows] if hand is None else hand
+        found: NDArray[np.bool_] = (rows > starts[hand]) & (rows < first_marker[hand])
         return found
 
-    def in_summary(rows: np.ndarray) -> NDArray[np.bool_]:
-        found: NDArray[np.bool_] = rows > summary_at[hand_of[rows]]
-        return found
-
-    def body(rows: np.ndarray) -> NDArray[np.bool_]:
-        found: NDArray[np.bool_] = ~start[rows] & ~is_marker[rows] & ~in_summary(rows)
+    def in_summary(rows: np.ndarray, hand: np.ndarray | None = None) -> NDArray[np.bool_]:
+        found: NDArray[np.bool_] = rows > summary_at[hand_of[rows] if hand is None else hand]
         return found
 
     def flag(rows: np.ndarray) -> NDArray[np.bool_]:
@@ -596,16 +575,15 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
         per_hand[hand_of[rows]] = True
         return per_hand
 
-    showdown = flag(starting_among(markers, "*** SHOW DOWN ***"))
-    twice = flag(np.concatenate([starting_among(markers, "*** FIRST SHOW DOWN ***"),
-                                 starting_among(markers, "*** FIRST FLOP ***"),
+    showdown = flag(marked("*** SHOW DOWN ***"))
+    twice = flag(np.concatenate([marked("*** FIRST SHOW DOWN ***"), marked("*** FIRST FLOP ***"),
                                  starting("Hand was run twice"), starting("FIRST Board [")]))
     cancelled = flag(starting("Hand cancelled"))
 
     # Header: a header of the common form is a hold'em hand as it stands (the pattern with
     # captures, slower, runs on the others here, and on the hands scored at the end).
     headers = _take(lines, starts)
-    header_ok = _mask(pc.match_substring_regex(headers, _HEADER_HOLDEM))
+    header_ok = _matching(headers, _HEADER_HOLDEM, _HEADERS_HOLDEM)
     holdem_game = header_ok.copy()
     other_headers = np.flatnonzero(~header_ok)
     other_header = pc.extract_regex(headers.take(pa.array(other_headers, pa.int64())), _HEADER)
@@ -617,24 +595,25 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
     variant_text = other_variant.take(pa.array(np.searchsorted(other_headers, other), pa.int64())).to_pylist()
     reject_lines(starts[other], [f"game {shown(str(name))} is not Texas hold'em" for name in variant_text])
 
-    for at in bad_lines:  # the bytes were replaced: the hand is not read as if they were fine
-        reject_lines(np.array([at]), "bytes that are not UTF-8 text")
+    # The bytes were replaced: the hand is not read as if they were fine.
+    reject_lines(bad_lines, "bytes that are not UTF-8 text")
     reject_lines(starts[~has_summary], "hand cut short: no *** SUMMARY *** line")
 
     # Seats: "Seat N: NAME (STACK in chips)" in the preamble.  A name without a parenthesis
     # (nearly all) is cut by plain searches; the others by the full pattern, with captures.
     seat_lines = starting("Seat ")
+    seat_line_hand = hand_of[seat_lines]
     seat_numbers, name_at = _seat_numbers(text, line_start[seat_lines])
-    in_preamble = preamble(seat_lines)
+    in_preamble = preamble(seat_lines, seat_line_hand)
     seat_candidates, candidate_name_at = seat_lines[in_preamble], name_at[in_preamble]
     candidate_numbers = seat_numbers[in_preamble]
     candidate_lines = _take(lines, seat_candidates)
-    plain = _mask(pc.match_substring_regex(candidate_lines, _PLAIN_SEAT)) & (candidate_name_at > 0)
+    plain = _matching(candidate_lines, _PLAIN_SEAT, _PLAIN_SEATS) & (candidate_name_at > 0)
     plain_rows = seat_candidates[plain]
-    plain_lines = candidate_lines.filter(pa.array(plain))
     plain_at = candidate_name_at[plain]
-    paren = pc.find_substring(plain_lines, " (").to_numpy(zero_copy_only=False).astype(np.int64)
-    plain_names = _between(plain_lines, plain_at, paren)
+    paren = pc.find_substring(candidate_lines.filter(pa.array(plain)), " (").to_numpy(
+        zero_copy_only=False).astype(np.int64)
+    plain_names = text.slices(line_start[plain_rows] + plain_at, line_start[plain_rows] + paren)
     other_rows = seat_candidates[~plain]
     seat_found = pc.extract_regex(candidate_lines.filter(pa.array(~plain)), _SEAT)
     seat_ok = seat_found.is_valid().to_numpy(zero_copy_only=False)
@@ -653,64 +632,125 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
     seat_no = np.concatenate([candidate_numbers[plain], other_numbers])[order]
     seat_name = pa.concat_arrays([plain_names, seat_fields.field("name").cast(pa.large_string())]).take(
         pa.array(order))
-    # Where each name is in the text: after "Seat N: ".
-    name_begin = np.concatenate([line_start[plain_rows] + plain_at, line_start[other_rows] + len("Seat : ")
-                                 + lengths(seat_fields.field("seat"))])[order]
     name_length = np.concatenate([paren - plain_at, lengths(seat_fields.field("name"))])[order]
     seat_hand = hand_of[seat_rows]
     out_of_range = (seat_no < 1) | (seat_no > _SEATS)
     reject_lines(seat_rows[out_of_range], f"seats are numbered 1 to {_SEATS}")
     keep = ~out_of_range
     seat_rows, seat_no, seat_hand = seat_rows[keep], seat_no[keep], seat_hand[keep]
-    name_begin, name_length = name_begin[keep], name_length[keep]
+    name_length = name_length[keep]
     seat_name = seat_name.filter(pa.array(keep))
     pair = seat_hand * (_SEATS + 1) + seat_no
     _, first_pair, pair_counts = np.unique(pair, return_index=True, return_counts=True)
     twice_seated = np.isin(pair, pair[first_pair[pair_counts > 1]]) if len(pair) else np.zeros(0, bool)
     reject_lines(seat_rows[twice_seated], "a seat is listed twice")
-    seats = _Seated(text, seat_hand, name_begin, name_length, seat_name)
-    same_name = seats.first()
-    doubled = np.bincount(same_name, minlength=len(seat_rows))[same_name] > 1
+    # Names are matched as codes: one dictionary of the chunk's seated names, so that equal names
+    # have equal codes; a seat line, an action or a collection by (hand, code).
+    seat_names = seat_name.dictionary_encode()
+    known_names = seat_names.dictionary
+    seat_code = seat_names.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    seat_key = seat_hand * len(known_names) + seat_code
+    by_key = np.argsort(seat_key, kind="stable")  # nearly sorted already: by hand
+    same_key = seat_key[by_key][1:] == seat_key[by_key][:-1]
+    doubled = np.zeros(len(seat_rows), dtype=bool)
+    doubled[by_key[1:][same_key]] = doubled[by_key[:-1][same_key]] = True
+    seat_keys = pa.array(seat_key, pa.int64())
     reject_lines(seat_rows[doubled], "a name is seated twice")
     no_seats = np.bincount(seat_hand, minlength=hands) == 0
     reject_lines(starts[no_seats], "no seat lines")
     seat_of_hand = np.full((hands, _SEATS), -1, dtype=np.int64)  # seat-row index by hand and seat
     seat_of_hand[seat_hand, seat_no - 1] = np.arange(len(seat_rows))
 
-    def seated(rows: np.ndarray, length: np.ndarray) -> NDArray[np.int64]:
-        """The seat number (1-based) of the name that starts each line, ``length`` bytes long, in that
-        line's hand; 0 when not seated there."""
-        begin = line_start[rows]
-        found = seats.find(hand_of[rows], begin, length, lambda which: text.slices(
-            begin[which], begin[which] + length[which]))
+    def seated(rows: np.ndarray, names: pa.Array) -> NDArray[np.int64]:
+        """The seat number (1-based) of each name in the hand of its line, 0 when not seated there."""
+        code = pc.index_in(names, value_set=known_names).fill_null(-1).to_numpy(
+            zero_copy_only=False).astype(np.int64)
+        keys = pa.array(np.where(code >= 0, hand_of[rows] * len(known_names) + code, -1), pa.int64())
+        found = pc.index_in(keys, value_set=seat_keys).fill_null(-1).to_numpy(zero_copy_only=False)
         return np.where(found >= 0, seat_no[np.maximum(found, 0)] if len(seat_no) else 0, 0)
 
-    # Actions: "NAME: WORDS", the name before the last ": ", the words the site's own.
-    is_seat = np.zeros(n, dtype=bool)
-    is_seat[seat_rows] = True
-    colon_body = body(colon_line) & ~is_seat[colon_line]
-    colon_rows, colon_at = colon_line[colon_body], colon_at[colon_body]
-    words_at = colon_at + 2
-    words_length = content_end[colon_rows] - words_at
-    action = np.zeros(len(colon_rows), dtype=bool)
-    for words in _PLAIN_ACTIONS:
-        sized = np.flatnonzero(words_length == len(words))
-        action[sized[text.has(words_at[sized], words)]] = True
-    spelled = np.flatnonzero(~action)  # the words with amounts or cards: read by the full pattern
-    action[spelled] = _mask(pc.match_substring_regex(
-        text.slices(words_at[spelled], line_stop[colon_rows[spelled]]), _ACTION))
-    action_rows, action_at, words_at = colon_rows[action], colon_at[action], words_at[action]
-    actor = seated(action_rows, action_at - line_start[action_rows])
+    # Actions: "NAME: WORDS", the name before the last ": ", the words the site's own.  Words
+    # of a fixed form are found at the end of the line (they hold no ": ").  In the other lines
+    # that can end as an action (by their last byte), the words after the first ": " are read by
+    # the full pattern, once per different text; a line whose words hold another ": " (its name
+    # holds one) is searched for its last.
+    body_lines = ~start & ~is_marker & (np.arange(n) <= summary_at[hand_of])
+    in_body = body_lines.copy()
+    in_body[seat_rows] = False
+    colon = np.full(n, -1, dtype=np.int64)  # where the last ": " of each action line is
+    for end in {words[-1] for words in _PLAIN_ACTIONS}:
+        rows = np.flatnonzero(last_byte == end)
+        rows = rows[in_body[rows]]
+        for words in _PLAIN_ACTIONS:
+            if words[-1] == end:
+                form = b": " + words
+                found = rows[(content_end[rows] - line_start[rows] >= len(form)) & text.has(
+                    content_end[rows] - len(form), form)]
+                colon[found] = content_end[found] - len(form)
+    candidates = np.flatnonzero(in_body & (colon < 0) & _ACTION_ENDS[last_byte])
+    candidate_lines = _take(lines, candidates)
+    first_colon = pc.find_substring(candidate_lines, ": ").to_numpy(zero_copy_only=False).astype(np.int64)
+    rows = candidates[first_colon >= 0]
+    first_at = line_start[rows] + first_colon[first_colon >= 0]
+    # The words after the first ": ", read once per different text (the same words recur).
+    words = text.slices(first_at + 2, line_stop[rows]).dictionary_encode()
+    texts = words.dictionary
+    word_code = words.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    colon_again = _mask(pc.match_substring(texts, ": "))[word_code]
+    read = _mask(pc.match_substring_regex(texts, _ACTION))[word_code] & ~colon_again
+    colon[rows[read]] = first_at[read]
+    # Another ": " after the first: the name holds one, and the last one is sought.
+    rows = rows[colon_again]
+    rows = rows[_mask(pc.match_substring_regex(_take(lines, rows), _ACTION_AFTER))]
+    colon[rows] = _last_colons(_take(lines, rows), line_start[rows])
+    action_rows = np.flatnonzero(colon >= 0)
+    action_at = colon[action_rows]
+    words_at = action_at + 2
+    actor_names = text.slices(line_start[action_rows], action_at)
+
+    # Collections: "NAME collected AMOUNT from pot | main pot | side pot[-N]", read in the body's
+    # lines whose end may be that: " pot", "pot-" and digits, or a space.  An action never ends so.
+    open_end = np.where(body_lines & (colon < 0), last_byte, 0)
+    pot = np.flatnonzero(open_end == ord("t"))
+    pot = pot[(content_end[pot] - line_start[pot] >= 4) & text.has(content_end[pot] - 4, b" pot")]
+    numbered = np.flatnonzero(_digits(open_end))
+    numbered_pot = []
+    for count in range(1, 13):  # "pot-" before the last digits, as many as there are
+        before = content_end[numbered] - count
+        numbered_pot.append(numbered[(before - 4 >= line_start[numbered]) & text.has(
+            np.maximum(before - 4, 0), b"pot-")])
+        more = (before - 1 >= line_start[numbered]) & _digits(text.bytes[np.maximum(before - 1, 0)])
+        numbered = numbered[more]
+    # Also more digits than counted, and spaces at the end: the pattern reads them all.
+    collect_candidates = np.unique(np.concatenate([pot, *numbered_pot, numbered,
+                                                   np.flatnonzero(open_end == _SPACE)]))
+    collect_lines = _take(lines, collect_candidates)
+    collect_ok = _matching(collect_lines, _COLLECT, _COLLECTS)
+    collect_rows = collect_candidates[collect_ok]
+    # The line matched the pattern: the name is before the last " collected ", the amount (no
+    # space in it) after it, then " from " and the pot, until the spaces and the line end.
+    name_and_rest = pc.split_pattern(collect_lines.filter(pa.array(collect_ok)), " collected ",
+                                     max_splits=1, reverse=True)
+    collector_name = pc.list_element(name_and_rest, 0)
+    amount_and_pot = pc.split_pattern(pc.list_element(name_and_rest, 1), " from ", max_splits=1)
+
+    # Names of actions and collections, looked up at once: each in the seat lines of its hand.
+    seat_found = seated(np.concatenate([action_rows, collect_rows]), pa.concat_arrays(
+        [actor_names, collector_name.cast(pa.large_string())]))
+    actor, collector = seat_found[:len(action_rows)], seat_found[len(action_rows):]
     unseated = np.flatnonzero(actor == 0)
-    names_shown = text.slices(line_start[action_rows[unseated]], action_at[unseated]).to_pylist()
+    names_shown = actor_names.take(pa.array(unseated)).to_pylist()
     reject_lines(action_rows[unseated], [f"action of {shown(str(name))}, who is not seated"
                                          for name in names_shown])
+    unseated = np.flatnonzero(collector == 0)
+    names_shown = collector_name.take(pa.array(unseated)).to_pylist()
+    reject_lines(collect_rows[unseated], [f"{shown(str(name))} collects, but is not seated"
+                                          for name in names_shown])
 
     # Cards shown, and hands mucked: only a showdown needs them.
     at_showdown = np.flatnonzero(showdown[hand_of[action_rows]] & (actor > 0))
     shows = at_showdown[text.has(words_at[at_showdown], b"shows [")]
-    shown_cards = pc.extract_regex(text.slices(words_at[shows], line_stop[action_rows[shows]]),
-                                   _SHOWS).field("cards")
+    shown_cards = _bracketed(text, words_at[shows] + len("shows ["), line_stop[action_rows[shows]])
     two = _mask(pc.match_substring_regex(shown_cards, _TWO_CARDS))
     revealed = np.full((hands, _SEATS), -1, dtype=np.int64)  # index into shown_cards, -1: none
     # The last show of a seat counts (a player may show again at the showdown).
@@ -724,36 +764,6 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
     mucks = at_showdown[text.has(words_at[at_showdown], b"mucks hand")]
     mucked[hand_of[action_rows[mucks]], actor[mucks] - 1] = True
 
-    # Collections: "NAME collected AMOUNT from pot | main pot | side pot[-N]", read in the lines
-    # whose end may be that: " pot", "pot-" and digits, or a space.
-    length_of = content_end - line_start
-    last_byte = text.bytes[np.maximum(content_end - 1, 0)]
-    ends_pot = (length_of >= 4) & text.has(np.maximum(content_end - 4, 0), b" pot")
-    ends_pot |= (length_of >= 1) & (last_byte == _SPACE)
-    numbered = np.flatnonzero((length_of >= 1) & _digits(last_byte))
-    for count in range(1, 13):  # "pot-" before the last digits, as many as there are
-        before = content_end[numbered] - count
-        at = np.maximum(before - 4, 0)
-        ends_pot[numbered[(before - 4 >= line_start[numbered]) & text.has(at, b"pot-")]] = True
-        more = (before - 1 >= line_start[numbered]) & _digits(text.bytes[np.maximum(before - 1, 0)])
-        numbered = numbered[more]
-    ends_pot[numbered] = True  # more digits than counted: read by the pattern
-    collect_candidates = np.flatnonzero(ends_pot)
-    collect_candidates = collect_candidates[body(collect_candidates)]
-    collect_lines = _take(lines, collect_candidates)
-    collect_ok = _mask(pc.match_substring_regex(collect_lines, _COLLECT))
-    collect_rows = collect_candidates[collect_ok]
-    # The line matched the pattern: the name is before the last " collected ", the amount (no
-    # space in it) after it, then " from " and the pot, until the spaces and the line end.
-    name_and_rest = pc.split_pattern(collect_lines.filter(pa.array(collect_ok)), " collected ", max_splits=1,
-                                     reverse=True)
-    collector_name = pc.list_element(name_and_rest, 0)
-    amount_and_pot = pc.split_pattern(pc.list_element(name_and_rest, 1), " from ", max_splits=1)
-    collector = seated(collect_rows, lengths(collector_name))
-    unseated = np.flatnonzero(collector == 0)
-    names_shown = collector_name.take(pa.array(unseated)).to_pylist()
-    reject_lines(collect_rows[unseated], [f"{shown(str(name))} collects, but is not seated"
-                                          for name in names_shown])
     # What was collected, and by whom: only a showdown scored needs it.
     collected = np.zeros(hands)
     counted = np.flatnonzero(showdown[hand_of[collect_rows]])
@@ -767,7 +777,7 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
     np.bitwise_or.at(winners, hand_of[collect_rows[main]], np.left_shift(1, collector[main] - 1))
 
     # Summary: each seat's fate, after "Seat N: " and that seat's name, exactly.
-    summary = in_summary(seat_lines) & (name_at > 0)
+    summary = in_summary(seat_lines, seat_line_hand) & (name_at > 0)
     summary_rows, summary_seat, summary_at_name = seat_lines[summary], seat_numbers[summary], name_at[summary]
     in_range = (summary_seat >= 1) & (summary_seat <= _SEATS)
     seat_row = np.where(in_range, seat_of_hand[hand_of[summary_rows],
@@ -779,13 +789,11 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
     expected_length = name_length[row_of] if len(seat_rows) else np.zeros(len(summary_rows), np.int64)
     named &= line_stop[summary_rows] - line_start[summary_rows] - summary_at_name >= expected_length
     fate_at = line_start[summary_rows] + summary_at_name
-    long_name = expected_length > 8 * _NAME_WORDS
-    if len(seat_rows):
-        for mine, theirs in zip(text.name_words(fate_at, expected_length), seats.words):
-            named &= long_name | (mine == theirs[row_of])
-        check = np.flatnonzero(named & long_name)
-        named[check] = _mask(pc.equal(text.slices(fate_at[check], fate_at[check] + expected_length[check]),
-                                      seat_name.take(pa.array(row_of[check]))))
+    check = np.flatnonzero(named)
+    if len(check):
+        code = pc.index_in(text.slices(fate_at[check], fate_at[check] + expected_length[check]),
+                           value_set=known_names).fill_null(-1).to_numpy(zero_copy_only=False)
+        named[check] = code == seat_code[row_of[check]]
     fate_at += expected_length
     wrong = np.flatnonzero(~named)
     reject_lines(summary_rows[wrong], [f"summary line of seat {summary_seat[i]} does not name its player"
@@ -793,11 +801,16 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
     read = np.flatnonzero(named & showdown[hand_of[summary_rows]])  # a fate counts at a showdown only
     fates = text.slices(fate_at[read], line_stop[summary_rows[read]])
     summary_hand, summary_index = hand_of[summary_rows[read]], summary_seat[read] - 1
+    # Each different fate is read once (the same ones recur).
+    fate = fates.dictionary_encode()
+    fate_texts, fate_code = fate.dictionary, fate.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     live = np.zeros((hands, _SEATS), dtype=bool)
-    live[summary_hand, summary_index] = ~_mask(pc.match_substring_regex(fates, _TAGS + " folded"))
-    mucks_late = _mask(pc.match_substring_regex(fates, _TAGS + " mucked"))
+    live[summary_hand, summary_index] = ~_mask(pc.match_substring_regex(fate_texts, _TAGS + " folded"))[
+        fate_code]
+    mucks_late = _mask(pc.match_substring_regex(fate_texts, _TAGS + " mucked"))[fate_code]
     mucked[summary_hand[mucks_late], summary_index[mucks_late]] = True
-    cash = np.flatnonzero(_mask(pc.match_substring(fates, "(pot not awarded as player cashed out)")))
+    cashed_out = _mask(pc.match_substring(fate_texts, "(pot not awarded as player cashed out)"))
+    cash = np.flatnonzero(cashed_out[fate_code])
     cash_found = pc.extract_regex(fates.take(pa.array(cash)), _CASHED_OUT)
     cash_ok = cash_found.is_valid().to_numpy(zero_copy_only=False)
     cash, cash_amount = cash[cash_ok], _amounts(cash_found.field("amount").filter(pa.array(cash_ok)))
@@ -826,7 +839,8 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
                                    "no total pot and rake line")
     board_row = first_in_summary("Board [")
     has_board = board_row >= 0
-    board_found = pc.extract_regex(_take(lines, board_row[has_board]), _BOARD_LINE).field("cards")
+    board_rows = board_row[has_board]
+    board_found = _bracketed(text, line_start[board_rows] + len("Board ["), line_stop[board_rows])
     board_text = pc.if_else(pa.array(has_board), _take(board_found, np.maximum(
         np.cumsum(has_board) - 1, 0)) if has_board.any() else pa.nulls(hands, pa.large_string()), "")
     board_cards = (pc.utf8_length(board_text).to_numpy(zero_copy_only=False) + 1) // 3
@@ -867,7 +881,7 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
         name = pc.if_else(pa.array(row >= 0), name, _text(""))
         names_by_seat.append(pc.if_else(pa.array(seat < highest), name, pa.scalar(None, pa.large_string())))
     # The header and the table name of the hands scored.
-    header = pc.extract_regex(_take(lines, starts[scored]), _HEADER)
+    header = _header_fields(text, lines, starts[scored], line_start, content_end)
     tables = starting("Table '")
     tables = tables[preamble(tables)]
     first_table = _first_per(hand_of[tables], hands, tables)[scored]
@@ -878,21 +892,47 @@ def _parse(piece: bytes, first_line: int, hands_before: int, path: str) -> _Pars
                             pa.scalar(None, pa.large_string()))
     columns[EXPECTED] = pa.array(expected[scored].tolist(), pa.string())
     columns["file"] = pa.array([path] * len(scored), pa.string())
-    columns["hand"] = header.field("id")
+    columns["hand"] = header["hand"]
     columns["players"] = pc.binary_join_element_wise(*names_by_seat, _text(", "), null_handling="skip")
-    columns["variant"] = _variant(header)
+    columns["variant"] = header["variant"]
     columns["table"] = table_name
-    columns["stakes"] = pc.replace_substring_regex(header.field("stakes"), r"^\((.*)\)$", r"\1")
-    columns["time"] = header.field("time")
+    columns["stakes"] = header["stakes"]
+    columns["time"] = header["time"]
     table = pa.table({name: pc.cast(array, pa.string()) for name, array in columns.items()})
 
-    number_of_line = first_line + np.arange(n)
-    problems = [(int(number_of_line[rejects.line[h]]), rejects.text[h], str(rejects.reason[h]))
+    problems = [(first_line + int(rejects.line[h]), rejects.text[h], str(rejects.reason[h]))
                 for h in np.flatnonzero(rejected)]
     return _Parsed(hands=hands, ordinal=hands_before + 1 + np.arange(hands, dtype=np.int64),
-                   line=number_of_line[starts].astype(np.int64), outcome=outcome, problem=problems,
+                   line=first_line + starts, outcome=outcome, problem=problems,
                    apart_reason=apart_reason, inconsistent=inconsistent,
                    inconsistent_reason=inconsistent_reason, recorded=recorded, table=table)
+
+
+def _header_fields(text: _Bytes, lines: pa.Array, rows: np.ndarray, line_start: np.ndarray,
+                   content_end: np.ndarray) -> dict[str, pa.Array]:
+    """The hand id, game, stakes (without their parenthesis) and time of the header lines at ``rows``
+    (in order), as :data:`_HEADER` reads them: a header of the plain form (:data:`_HEADER_PLAIN`)
+    is cut where its fixed characters are, the others by the pattern's captures."""
+    headers = _take(lines, rows)
+    plain = _mask(pc.match_substring_regex(headers, _HEADER_PLAIN))
+    cut, other = np.flatnonzero(plain), np.flatnonzero(~plain)
+    cut_headers, start = headers.take(pa.array(cut, pa.int64())), line_start[rows[cut]]
+
+    def at(what: str) -> NDArray[np.int64]:  # the first one in each plain header, none before its place
+        found: NDArray[np.int64] = start + pc.find_substring(cut_headers, what).to_numpy(
+            zero_copy_only=False).astype(np.int64)
+        return found
+
+    number, colon, game, opening, closing = at("#"), at(":"), at("Hold'em"), at("("), at(")")
+    fields = {"hand": text.slices(number + 1, colon), "variant": text.slices(game, opening - 1),
+              "stakes": text.slices(opening + 1, closing),
+              "time": text.slices(closing + len(") - "), content_end[rows[cut]])}
+    found = pc.extract_regex(headers.take(pa.array(other, pa.int64())), _HEADER)
+    others = {"hand": found.field("id"), "variant": _variant(found),
+              "stakes": pc.replace_substring_regex(found.field("stakes"), r"^\((.*)\)$", r"\1"),
+              "time": found.field("time")}
+    order = pa.array(np.argsort(np.concatenate([cut, other]), kind="stable"), pa.int64())
+    return {name: pa.concat_arrays([field, others[name]]).take(order) for name, field in fields.items()}
 
 
 def _variant(header: pa.StructArray) -> pa.Array:
