@@ -410,6 +410,24 @@ def test_a_header_like_line_inside_a_multi_line_string_starts_no_hand(note: str,
     assert run.winners["winners"].tolist() == [rules_outcome(h.document)[0] for h in (first, second)]
 
 
+@pytest.mark.parametrize("note", [
+    "notes = \'\'\'\nplayed late\n[9]\n\'\'\'",
+    'notes = """\n[Level 3] blinds up\n  [9]\n"""',
+    "notes = \'\'\'\n[9]",  # a multi-line string that never ends
+    "# a \'\'\' in a comment\nnotes = \"a \'\'\' in a string\"",
+    # A backslash does not carry a one-line string over its line end: the delimiter opens a string.
+    "notes = \"x\\\n\'\'\'\\\n[9]\\\n\'\'\'\\\n[8]\\\n\"",
+])
+def test_the_hands_before_a_cut_start_where_the_part_alone_says(note: str) -> None:
+    # A part of a file ends where its last hand starts, and the starts found in the whole text
+    # serve the part: they must be those the part alone gives.
+    text = f"[1]\na = 1\n{note}\n[2]\nb = 2\n  [3]\nc = 3\n[4]\n".encode()
+    starts = phh._hand_starts(text, phh._newlines(text))
+    for cut in starts.tolist():
+        part = text[:cut]
+        assert phh._hand_starts(part, phh._newlines(part)).tolist() == starts[starts < cut].tolist()
+
+
 def test_a_byte_that_is_not_utf8_rejects_its_hand_only(pluribus, tmp_path: Path) -> None:
     hands = showdown_hands(pluribus, 5)
     text = phhs_text(hand.text for hand in hands).encode()

@@ -253,18 +253,26 @@ def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
                 text = carry + data
                 if first_part and (len(text) >= len(_BOM) or end):
                     text = text.removeprefix(_BOM)  # no line end in it: line numbers stay
-                # A part ends where its last hand starts, so that no hand is cut; a .phh
-                # file is one hand, read whole.
-                cut = len(text) if end else (_last_hand_start(text) if phhs else 0)
+                if not (end or phhs):  # a .phh file is one hand, read whole
+                    carry = text
+                    continue
+                # The line ends and hand starts of the text are found once: those before the
+                # cut are the part's, unless cleaning the part changes its bytes.
+                newlines = _newlines(text)
+                starts = _hand_starts(text, newlines) if phhs else np.zeros(0, np.int64)
+                # A part ends where its last hand starts, so that no hand is cut.
+                cut = len(text) if end else (int(starts[-1]) if len(starts) else 0)
                 if cut <= 0:
                     carry = text
                     continue
-                part, carry = text[:cut], text[cut:]
-                for group in _part_groups(part, phhs=phhs, head=first_part, ordinal=ordinal,
-                                          line_base=line_base, group_size=group_size):
+                lines = int(np.searchsorted(newlines, cut))
+                for group in _part_groups(text[:cut], newlines[:lines], starts[starts < cut], phhs=phhs,
+                                          head=first_part, ordinal=ordinal, line_base=line_base,
+                                          group_size=group_size):
                     ordinal = group.last_ordinal + 1
                     yield group
-                line_base += part.count(b"\n")
+                line_base += lines
+                carry = text[cut:]
                 first_part = False
                 if end:
                     return
@@ -299,21 +307,18 @@ def _member_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
                      tuple(bad), members)
 
 
-def _last_hand_start(text: bytes) -> int:
-    """Where the last hand of a part of a .phhs text starts (0: none after the first byte)."""
-    raw_bytes = np.frombuffer(text, dtype=np.uint8)
-    starts = _hand_starts(text, raw_bytes, np.flatnonzero(raw_bytes == ord("\n")))
-    return int(starts[-1]) if len(starts) else 0
+def _part_groups(raw: bytes, newlines: NDArray[np.intp], starts_at: NDArray[np.int64], *, phhs: bool,
+                 head: bool, ordinal: int, line_base: int, group_size: int) -> Iterator[_Group]:
+    """The groups of hands of one part of a file: whole hands, the file's first part ``head``.
 
-
-def _part_groups(raw: bytes, *, phhs: bool, head: bool, ordinal: int, line_base: int,
-                 group_size: int) -> Iterator[_Group]:
-    """The groups of hands of one part of a file: whole hands, the file's first part ``head``."""
+    ``newlines`` and ``starts_at`` are the byte offsets of the line ends and of the hand starts
+    of ``raw`` (:func:`_newlines`, :func:`_hand_starts`).
+    """
     blob, bad_lines = _clean_text(raw)
+    if blob is not raw:  # bytes replaced or line ends changed: offsets move
+        newlines = _newlines(blob)
+        starts_at = _hand_starts(blob, newlines) if phhs else starts_at
     bad_lines = bad_lines + line_base
-    raw_bytes = np.frombuffer(blob, dtype=np.uint8)
-    newlines = np.flatnonzero(raw_bytes == ord("\n"))
-    starts_at = _hand_starts(blob, raw_bytes, newlines) if phhs else np.zeros(0, np.int64)
     headed = np.ones(len(starts_at), dtype=bool)
     # A .phh file is one hand; in a .phhs, text before the first header is a
     # hand when it holds a key (TOML reads those keys apart from the tables).
@@ -345,10 +350,16 @@ def _is_phhs(path: Path) -> bool:
     return format_suffix(path)[0] == ".phhs"
 
 
-def _hand_starts(blob: bytes, raw_bytes: NDArray[np.uint8], newlines: NDArray[np.intp]) -> NDArray[np.int64]:
+def _newlines(blob: bytes) -> NDArray[np.intp]:
+    """Byte offsets of the line ends (\\n) of a text, ascending."""
+    return np.flatnonzero(np.frombuffer(blob, dtype=np.uint8) == ord("\n"))
+
+
+def _hand_starts(blob: bytes, newlines: NDArray[np.intp]) -> NDArray[np.int64]:
     """Byte offsets of the table headers of a ``.phhs`` text: lines that start with '[', or with
     blanks and then a whole header (an indented ``  [2]`` is a header in TOML), outside the
-    multi-line strings."""
+    multi-line strings.  ``newlines`` are the offsets of its line ends (:func:`_newlines`)."""
+    raw_bytes = np.frombuffer(blob, dtype=np.uint8)
     line_starts = np.concatenate([[0], newlines + 1])
     line_starts = line_starts[line_starts < len(blob)]
     lead = raw_bytes[line_starts]
@@ -364,10 +375,11 @@ def _hand_starts(blob: bytes, raw_bytes: NDArray[np.uint8], newlines: NDArray[np
 
 
 # A TOML string or comment, where it starts: outside them a quote always opens a string and '#' a
-# comment.  A multi-line string may end with one or two quotes more than its delimiter.
+# comment.  A multi-line string may end with one or two quotes more than its delimiter; no other
+# string or comment goes on past the end of its line.
 _STRING_OR_COMMENT = re.compile(rb'"""(?:[^"\\]|\\.|"(?!""))*""""{0,2}'
                                 rb"|'''(?:[^']|'(?!''))*''''{0,2}"
-                                rb'|"(?:[^"\\\n]|\\.)*"'
+                                rb'|"(?:[^"\\\n]|\\[^\n])*"'
                                 rb"|'[^'\n]*'"
                                 rb"|#[^\n]*", re.DOTALL)
 _MULTILINE = (b'"""', b"'''")
