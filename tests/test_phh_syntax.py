@@ -428,6 +428,16 @@ def test_the_hands_before_a_cut_start_where_the_part_alone_says(note: str) -> No
         assert phh._hand_starts(part, phh._newlines(part)).tolist() == starts[starts < cut].tolist()
 
 
+def test_a_multi_line_delimiter_is_seen_at_any_offset() -> None:
+    for delimiter in (b"'''", b'"""'):
+        for before in range(4):
+            for after in range(3):
+                text = b"x" * before + delimiter + b"y" * after
+                assert phh._may_hold_a_delimiter(text), text
+    for text in (b"", b"'", b"a = 'x' # 'y'\n", b"'a', \"b\", '\"', \"'\"\n"):
+        assert not phh._may_hold_a_delimiter(text), text
+
+
 def test_a_byte_that_is_not_utf8_rejects_its_hand_only(pluribus, tmp_path: Path) -> None:
     hands = showdown_hands(pluribus, 5)
     text = phhs_text(hand.text for hand in hands).encode()
