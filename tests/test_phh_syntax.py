@@ -421,21 +421,21 @@ def test_a_header_like_line_inside_a_multi_line_string_starts_no_hand(note: str,
 def test_the_hands_before_a_cut_start_where_the_part_alone_says(note: str) -> None:
     # A part of a file ends where its last hand starts, and the starts found in the whole text
     # serve the part: they must be those the part alone gives.
-    text = f"[1]\na = 1\n{note}\n[2]\nb = 2\n  [3]\nc = 3\n[4]\n".encode()
+    text = np.frombuffer(f"[1]\na = 1\n{note}\n[2]\nb = 2\n  [3]\nc = 3\n[4]\n".encode(), dtype=np.uint8)
     starts = phh._hand_starts(text, phh._newlines(text))
     for cut in starts.tolist():
         part = text[:cut]
         assert phh._hand_starts(part, phh._newlines(part)).tolist() == starts[starts < cut].tolist()
 
 
-def test_a_multi_line_delimiter_is_seen_at_any_offset() -> None:
+def test_a_multi_line_delimiter_is_found_at_any_offset() -> None:
     for delimiter in (b"'''", b'"""'):
         for before in range(4):
             for after in range(3):
                 text = b"x" * before + delimiter + b"y" * after
-                assert phh._may_hold_a_delimiter(text), text
-    for text in (b"", b"'", b"a = 'x' # 'y'\n", b"'a', \"b\", '\"', \"'\"\n"):
-        assert not phh._may_hold_a_delimiter(text), text
+                assert phh._holds_a_delimiter(np.frombuffer(text, dtype=np.uint8)), text
+    for text in (b"", b"'", b"''", b"a = 'x' # 'y'\n", b"['', \"\", '\"', \"'\", ''\"\"]\n", b"''\"''"):
+        assert not phh._holds_a_delimiter(np.frombuffer(text, dtype=np.uint8)), text
 
 
 def test_a_byte_that_is_not_utf8_rejects_its_hand_only(pluribus, tmp_path: Path) -> None:
