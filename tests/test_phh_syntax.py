@@ -17,6 +17,7 @@ is rejected with its reason, never scored.
 
 from __future__ import annotations
 
+import gzip
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -426,6 +427,13 @@ def test_the_hands_before_a_cut_start_where_the_part_alone_says(note: str) -> No
     for cut in starts.tolist():
         part = text[:cut]
         assert phh._hand_starts(part, phh._newlines(part)).tolist() == starts[starts < cut].tolist()
+
+
+@pytest.mark.parametrize("name", ["empty.phh.gz", "empty.phhs.gz", "mark.phh", "mark.phhs"])
+def test_a_file_without_text_holds_no_hand(name: str, tmp_path: Path) -> None:
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(b"") if name.endswith(".gz") else b"\xef\xbb\xbf")
+    assert list(phh.read_hands(open_source(path))) == []
 
 
 def test_a_multi_line_delimiter_is_found_at_any_offset() -> None:

@@ -262,7 +262,9 @@ def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
                 # A part ends where its last hand starts, so that no hand is cut.
                 cut = len(text) if end else (int(starts[-1]) if len(starts) else 0)
                 if cut <= 0:
-                    carry = text
+                    if end:  # an empty text (a compressed one, or a byte-order mark alone): no hand
+                        return
+                    carry = text  # no hand starts after the first byte: read on
                     continue
                 lines = int(np.searchsorted(newlines, cut))
                 for group in _part_groups(text[:cut], newlines[:lines], starts[starts < cut], phhs=phhs,
