@@ -328,7 +328,7 @@ def _part_groups(raw: NDArray[np.uint8], newlines: NDArray[np.intp], starts_at: 
     of ``raw`` (:func:`_newlines`, :func:`_hand_starts`).
     """
     blob, bad_lines = raw, np.zeros(0, dtype=np.int64)
-    if not _plain_ascii(raw):  # the common case, ASCII with \n line ends, needs no cleaning
+    if not _plain_ascii(raw, newlines):  # the common case, ASCII with \n line ends, needs no cleaning
         text = raw.tobytes()
         cleaned, bad_lines = _clean_text(text)
         if cleaned is not text:  # bytes replaced or line ends changed: offsets move
@@ -373,9 +373,14 @@ def _newlines(blob: NDArray[np.uint8]) -> NDArray[np.intp]:
     return np.flatnonzero(blob == ord("\n"))
 
 
-def _plain_ascii(blob: NDArray[np.uint8]) -> bool:
-    """Whether a text is ASCII without a carriage return: UTF-8 with line ends \\n as it is."""
-    return not len(blob) or (int(blob.max()) < 0x80 and not np.any(blob == ord("\r")))
+def _plain_ascii(blob: NDArray[np.uint8], newlines: NDArray[np.intp]) -> bool:
+    """Whether a text is ASCII without a line end \\r\\n: UTF-8 that cleaning leaves as it is.
+
+    ``newlines`` are the offsets of its line ends (:func:`_newlines`): the bytes before them
+    are looked at, not the whole text again.
+    """
+    crlf = blob[newlines[newlines > 0] - 1] == ord("\r")
+    return not len(blob) or (int(blob.max()) < 0x80 and not np.any(crlf))
 
 
 def _hand_starts(blob: NDArray[np.uint8], newlines: NDArray[np.intp]) -> NDArray[np.int64]:
