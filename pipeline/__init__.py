@@ -17,24 +17,19 @@ The package is built in layers, each importing only the layers below it:
 The library face (``from pipeline import score``) is listed in ``__all__``:
 :func:`score` scores a DataFrame or Arrow table in memory, :func:`compare`
 decides one Larvis game, and the key functions score arrays of hands.  Each
-name is imported on first use, so ``import pipeline`` stays cheap and the
-command line loads only what it runs.
+name is imported on first use, and ``__version__`` looked up on first use, so
+``import pipeline`` stays cheap and the command line loads only what it runs.
 """
 
 from __future__ import annotations
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import InputError, PokerpipeError, UsageError
 
-try:
-    __version__ = version("pokerpipe")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0"
-
 if TYPE_CHECKING:
+    __version__: str
     from pipeline.games.larvis import compare
     from pipeline.poker.holdem import deal_keys
     from pipeline.poker.holdem import hand_keys as holdem_hand_keys
@@ -61,13 +56,28 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
+    if name == "__version__":
+        value: Any = _version()
+    elif name in _LAZY:
+        module, attribute = _LAZY[name]
+        value = getattr(import_module(module), attribute)
+    else:
         raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
-    module, attribute = _LAZY[name]
-    value = getattr(import_module(module), attribute)
     globals()[name] = value  # later look-ups skip this function
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *_LAZY, "__version__"})
+
+
+def _version() -> str:
+    """The installed package's version, looked up on first use: importing
+    :mod:`importlib.metadata` (and the email modules it pulls in) costs ~30 ms
+    that a run does not need."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pokerpipe")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "0.0.0"
