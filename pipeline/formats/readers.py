@@ -43,7 +43,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
 
 from pipeline.errors import InputError
 from pipeline.formats import histories, phh, pokerstars
@@ -321,6 +320,8 @@ def open_source(path: str | os.PathLike[str]) -> Source:
     with open(path, "rb") as handle:
         magic = handle.read(4)
     if suffix in PARQUET_SUFFIXES or (magic == b"PAR1" and not compression):
+        import pyarrow.parquet as pq  # ~15 ms of imports that only a Parquet input needs
+
         try:
             schema = pq.read_schema(path)
         except (pa.ArrowException, OSError) as error:
@@ -599,6 +600,8 @@ def _as_strings(table: pa.Table, columns: tuple[str, ...]) -> pa.Table:
 
 def parquet_row_groups(source: Source) -> list[int]:
     """Rows of each row group of a Parquet source, in file order."""
+    import pyarrow.parquet as pq
+
     try:
         metadata = pq.read_metadata(source.path)
     except (pa.ArrowException, OSError) as error:
@@ -608,6 +611,8 @@ def parquet_row_groups(source: Source) -> list[int]:
 
 def _parquet_batches(source: Source, columns: tuple[str, ...], batch_rows: int,
                      row_groups: range | None = None) -> Iterator[Batch]:
+    import pyarrow.parquet as pq
+
     present = [name for name in columns if name in source.columns]
     done = 0
     try:

@@ -20,15 +20,17 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
 
 from pipeline.errors import OutputError, UsageError, os_reason
 from pipeline.formats.publish import remove_stale, rename_new
 from pipeline.text import shown
+
+if TYPE_CHECKING:
+    import pyarrow.parquet as pq
 
 FORMATS = ("csv", "parquet")
 
@@ -162,6 +164,8 @@ class TableWriter:
 
     def _open(self) -> pq.ParquetWriter | pacsv.CSVWriter:
         if self.format == "parquet":
+            import pyarrow.parquet as pq  # ~15 ms of imports that only a Parquet output needs
+
             return pq.ParquetWriter(self._temporary, self.schema, **parquet_options(self.schema))
         options = csv_write_options(quote_strings=self.quoting == "needed")
         return pacsv.CSVWriter(self._temporary, self.schema, write_options=options)
