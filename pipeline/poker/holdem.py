@@ -248,8 +248,11 @@ def board_pair_table() -> np.ndarray:
         rank occurs more than four times.
     """
     boards, pairs = cards.all_multisets(BEST_OF), cards.all_multisets(2)
-    seven = np.concatenate([np.repeat(boards, len(pairs), axis=0), np.tile(pairs, (len(boards), 1))], axis=1)
-    keys = plain_table(7)[cards.multiset_index(cards.sorted_columns(seven))]
+    # As columns, not a (563108, 7) matrix for the sort to transpose: a third of the time, which
+    # every run that scores a deal pays once.
+    seven = ([np.repeat(column, len(pairs)) for column in boards.T]
+             + [np.tile(column, len(boards)) for column in pairs.T])
+    keys = plain_table(7)[cards.multiset_index(cards.sort_columns(seven))]
     keys.setflags(write=False)
     return keys
 
