@@ -273,7 +273,7 @@ def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
                     ordinal = group.last_ordinal + 1
                     yield group
                 line_base += lines
-                carry = text[cut:]
+                carry = text[cut:].copy()  # one hand: the part it was cut from need not wait for it
                 first_part = False
                 if end:
                     return
