@@ -508,7 +508,7 @@ class _Text:
         """The bytes at ``positions``, clipped to the text (0 for an empty text); callers check bounds."""
         if not len(self.data):
             return np.zeros(len(positions), dtype=np.uint8)
-        found: NDArray[np.uint8] = self.data[np.clip(positions, 0, len(self.data) - 1)]
+        found: NDArray[np.uint8] = self.data.take(positions, mode="clip")
         return found
 
     def spans(self, start: NDArray[np.int64], end: NDArray[np.int64],
@@ -538,6 +538,16 @@ class _Text:
     def quotes(self) -> NDArray[np.int64]:
         """Where the text holds a ' (sorted)."""
         return np.flatnonzero(self.data == ord("'"))
+
+    @cached_property
+    def commas(self) -> NDArray[np.int64]:
+        """Where the text holds a ',' (sorted)."""
+        return np.flatnonzero(self.data == ord(","))
+
+    @cached_property
+    def words(self) -> NDArray[np.uint64]:
+        """The eight bytes from each position as a little-endian 64-bit word (but the last seven)."""
+        return np.ndarray(shape=(max(len(self.data) - 7, 0),), dtype="<u8", buffer=self.data, strides=(1,))
 
     @cached_property
     def escapes(self) -> NDArray[np.int64]:
@@ -607,8 +617,9 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
     if len(other):
         fits = _mask(pc.match_substring_regex(values(other), _VALUE))
         slow[chunk[keys_at[other[~fits]]]] = True
-    for name in _NUMBER_FIELDS:
-        present = np.flatnonzero(where[name] >= 0)
+    plain_numbers, unread = _number_fields(text, where, value_start, value_end)
+    for name in _NUMBER_FIELDS:  # lists other than plain ones: the pattern decides
+        present = np.flatnonzero(unread[name])
         fits = _mask(pc.match_substring_regex(values(where[name][present]), _NUMBERS))
         slow[present[~fits]] = True
     canonical = np.zeros(hands, dtype=bool)
@@ -637,7 +648,12 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
 
     fast = np.flatnonzero(~slow)
     field = {name: _field(text, where[name][fast], value_start, value_end) for name in where}
-    numbers = {name: _number_lists(field[name]) for name in _NUMBER_FIELDS}
+    numbers: dict[str, _NumberLists] = {}
+    for name in _NUMBER_FIELDS:
+        numbers[name] = plain_numbers[name] if len(fast) == hands else _lists_of(plain_numbers[name], fast)
+        if unread[name][fast].any():
+            left = unread[name][fast]
+            numbers[name] = _merged(numbers[name], left, _number_lists(field[name].filter(pa.array(left))))
     if not len(fast):
         actions, action_counts = pa.array([], pa.large_string()), np.zeros(0, dtype=np.int64)
     elif actions_canonical[fast].all():
@@ -674,6 +690,127 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
             record["key"] = hand.split("\n", 1)[0].split("#")[0].strip().strip("[]").strip()
         records.append(record)
     return _concat(fast_hands, _from_records(records, ordinal + slow_rows, first_line + starts[slow_rows]))
+
+
+#: Bytes of eight '0's, and the masks that read eight digits of a little-endian 64-bit word at once.
+_ZEROS = np.uint64(0x3030303030303030)
+_HIGH_NIBBLES = np.uint64(0xF0F0F0F0F0F0F0F0)
+_SIXES = np.uint64(0x0606060606060606)
+
+
+def _eight_digits(words: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """The number eight ASCII digits spell, the first one in the lowest byte of each word."""
+    value = words - _ZEROS
+    value = ((value & np.uint64(0x0F0F0F0F0F0F0F0F)) * np.uint64(10 * 256 + 1)) >> np.uint64(8)
+    value = ((value & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(100 * 65536 + 1)) >> np.uint64(16)
+    value = ((value & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(10000 * 2**32 + 1)) >> np.uint64(32)
+    return value
+
+
+def _plain_number_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.int64]
+                        ) -> tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.float64]]:
+    """Lists of numbers written [1, 20, 300], read from the bytes of the text.
+
+    A plain list holds whole numbers of one to eight digits, without a
+    leading zero, ", " between them (or nothing: []).  Every such list
+    matches :data:`_NUMBERS` and reads as its integers; any other list is
+    left to the pattern and the string kernels (:func:`_number_lists`).
+
+    Parameters
+    ----------
+    text : _Text
+        The group's text.
+    start, end : ndarray of shape (lists,), dtype int64
+        Where each list starts ('[') and ends (after its ']').
+
+    Returns
+    -------
+    plain : ndarray of shape (lists,), dtype bool
+        Whether each list is plain.
+    counts : ndarray of shape (lists,), dtype int64
+        Numbers in each plain list (0 where not plain).
+    values : ndarray of shape (sum of counts,), dtype float64
+        The numbers of the plain lists, flat, list after list.
+    """
+    lo = np.searchsorted(text.commas, start)
+    commas = np.searchsorted(text.commas, end) - lo
+    plain = (end - start >= 2) & (text.at(start) == ord("[")) & (text.at(end - 1) == ord("]"))
+    counts = np.where(end - start == 2, 0, commas + 1)
+    lists = np.arange(len(start))
+    at = text.commas[_ranges(lo, commas)]
+    # Every comma ends a number and is followed by one blank and the next number.
+    plain[np.repeat(lists, commas)[text.at(at + 1) != ord(" ")]] = False
+    list_of = np.repeat(lists, counts)
+    first = np.zeros(len(list_of), dtype=bool)
+    last = np.zeros(len(list_of), dtype=bool)
+    first[(np.cumsum(counts) - counts)[counts > 0]] = True
+    last[(np.cumsum(counts) - 1)[counts > 0]] = True
+    number_start = np.empty(len(list_of), dtype=np.int64)
+    number_end = np.empty(len(list_of), dtype=np.int64)
+    number_start[first], number_start[~first] = start[counts > 0] + 1, at + 2
+    number_end[last], number_end[~last] = end[counts > 0] - 1, at
+    length = number_end - number_start
+    fits = (length >= 1) & (length <= 8) & ((length == 1) | (text.at(number_start) != ord("0"))) \
+        & (number_end >= 8)
+    # The eight bytes that end at the number's end, those before the number made '0's.
+    words = text.words[np.maximum(number_end - 8, 0)]
+    kept = np.uint64(0xFFFFFFFFFFFFFFFF) << (np.uint64(8) * np.clip(8 - length, 0, 7).astype(np.uint64))
+    words = (words & kept) | (_ZEROS & ~kept)
+    fits &= ((words & _HIGH_NIBBLES) == _ZEROS) & (((words + _SIXES) & _HIGH_NIBBLES) == _ZEROS)
+    plain[list_of[~fits]] = False
+    counts[~plain] = 0
+    values = _eight_digits(words[plain[list_of]]).astype(np.float64)
+    return plain, counts, values
+
+
+def _number_fields(text: _Text, where: dict[str, NDArray[np.int64]], value_start: NDArray[np.int64],
+                   value_end: NDArray[np.int64]
+                   ) -> tuple[dict[str, _NumberLists], dict[str, NDArray[np.bool_]]]:
+    """The number fields of every hand where plain (:func:`_plain_number_lists`), and where not.
+
+    ``where`` gives, per field, the key line of each hand among the key lines
+    (-1 where the hand lacks the field).  A list that is not plain reads as
+    missing here (length -1), its hand marked in the second dict, for the
+    pattern and :func:`_number_lists` to decide.
+    """
+    rows = np.concatenate([where[name] for name in _NUMBER_FIELDS])
+    present = rows >= 0
+    plain, counts, values = _plain_number_lists(text, value_start[rows[present]], value_end[rows[present]])
+    hands = len(where[_NUMBER_FIELDS[0]])
+    every = np.full(len(rows), -1, dtype=np.int64)
+    every[present] = counts
+    unread = np.zeros(len(rows), dtype=bool)
+    unread[present] = ~plain
+    every[unread] = -1
+    found: dict[str, _NumberLists] = {}
+    left: dict[str, NDArray[np.bool_]] = {}
+    offset = 0
+    for index, name in enumerate(_NUMBER_FIELDS):
+        lengths = every[index * hands:(index + 1) * hands]
+        size = int(np.maximum(lengths, 0).sum())
+        found[name] = (values[offset:offset + size], lengths)
+        left[name] = unread[index * hands:(index + 1) * hands]
+        offset += size
+    return found, left
+
+
+def _lists_of(lists: _NumberLists, hands: NDArray[np.int64]) -> _NumberLists:
+    """The lists of some hands (``hands``: their rows, in order)."""
+    values, lengths = lists
+    sizes = np.maximum(lengths, 0)
+    return values[_ranges((np.cumsum(sizes) - sizes)[hands], sizes[hands])], lengths[hands]
+
+
+def _merged(lists: _NumberLists, rows: NDArray[np.bool_], others: _NumberLists) -> _NumberLists:
+    """``lists`` with the lists of the ``rows`` (missing there) read from ``others``, in order."""
+    lengths = lists[1].copy()
+    lengths[rows] = others[1]
+    sizes = np.maximum(lengths, 0)
+    starts = np.cumsum(sizes) - sizes
+    values = np.empty(int(sizes.sum()), dtype=np.float64)
+    values[_ranges(starts[~rows], sizes[~rows])] = lists[0]
+    values[_ranges(starts[rows], sizes[rows])] = others[0]
+    return values, lengths
 
 
 def _field(text: _Text, rows: NDArray[np.int64], value_start: NDArray[np.int64],
