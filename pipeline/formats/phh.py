@@ -552,6 +552,8 @@ class _Text:
     @cached_property
     def escapes(self) -> NDArray[np.int64]:
         """Where the text holds a " or a \\ (sorted): neither is in an item of a list the fast way reads."""
+        if not (self.data == ord('"')).any() and not (self.data == ord("\\")).any():
+            return np.zeros(0, dtype=np.int64)  # the common case, found without a list of places
         return np.flatnonzero((self.data == ord('"')) | (self.data == ord("\\")))
 
 
@@ -647,33 +649,36 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
         slow[np.unique(chunk[first == ord("[")])] = True
 
     fast = np.flatnonzero(~slow)
-    field = {name: _field(text, where[name][fast], value_start, value_end) for name in where}
+
+    def field(name: str) -> pa.Array:  # taken only where needed: the lists are long
+        return _field(text, where[name][fast], value_start, value_end)
+
     numbers: dict[str, _NumberLists] = {}
     for name in _NUMBER_FIELDS:
         numbers[name] = plain_numbers[name] if len(fast) == hands else _lists_of(plain_numbers[name], fast)
         if unread[name][fast].any():
             left = unread[name][fast]
-            numbers[name] = _merged(numbers[name], left, _number_lists(field[name].filter(pa.array(left))))
+            numbers[name] = _merged(numbers[name], left, _number_lists(field(name).filter(pa.array(left))))
     if not len(fast):
         actions, action_counts = pa.array([], pa.large_string()), np.zeros(0, dtype=np.int64)
     elif actions_canonical[fast].all():
         rows = where["actions"][fast]
         actions, action_counts = _canonical_items(text, value_start[rows], value_end[rows])
     else:
-        actions, action_counts = _string_lists(field["actions"])
+        actions, action_counts = _string_lists(field("actions"))
     if players_canonical[fast[where["players"][fast] >= 0]].all():
         # ['a', 'b'] -> a, b: no item holds a quote.
         rows = where["players"][fast]
         names_of = text.spans(value_start[rows] + 2, value_end[rows] - 2, present=rows >= 0)
         players = pc.replace_substring(names_of, "'", "").to_pylist()
     else:
-        players = pc.replace_substring_regex(_inner(field["players"]), r"""['"] *, *['"]""", ", ").to_pylist()
-    venue = pc.replace_substring_regex(field["venue"], r"""^['"]|['"]$""", "").to_pylist()
-    variant = pc.utf8_slice_codeunits(field["variant"], 1, -1).to_pylist()
+        players = pc.replace_substring_regex(_inner(field("players")), r"""['"] *, *['"]""", ", ").to_pylist()
+    venue = pc.replace_substring_regex(field("venue"), r"""^['"]|['"]$""", "").to_pylist()
+    variant = pc.utf8_slice_codeunits(field("variant"), 1, -1).to_pylist()
     if multi:
         key = [header_keys[i] for i in fast]
     else:
-        key = pc.replace_substring_regex(field["hand"], r"""^['"]|['"]$""", "").to_pylist()
+        key = pc.replace_substring_regex(field("hand"), r"""^['"]|['"]$""", "").to_pylist()
     fast_hands = Hands(
         ordinal=ordinal + fast, line=first_line + starts[fast], key=key, variant=variant,
         players=players, venue=venue, numbers=numbers, actions=actions, action_counts=action_counts,
