@@ -540,16 +540,6 @@ class _Text:
         return np.flatnonzero(self.data == ord("'"))
 
     @cached_property
-    def commas(self) -> NDArray[np.int64]:
-        """Where the text holds a ',' (sorted)."""
-        return np.flatnonzero(self.data == ord(","))
-
-    @cached_property
-    def words(self) -> NDArray[np.uint64]:
-        """The eight bytes from each position as a little-endian 64-bit word (but the last seven)."""
-        return np.ndarray(shape=(max(len(self.data) - 7, 0),), dtype="<u8", buffer=self.data, strides=(1,))
-
-    @cached_property
     def escapes(self) -> NDArray[np.int64]:
         """Where the text holds a " or a \\ (sorted): neither is in an item of a list the fast way reads."""
         if not (self.data == ord('"')).any() and not (self.data == ord("\\")).any():
@@ -699,8 +689,6 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
 
 #: Bytes of eight '0's, and the masks that read eight digits of a little-endian 64-bit word at once.
 _ZEROS = np.uint64(0x3030303030303030)
-_HIGH_NIBBLES = np.uint64(0xF0F0F0F0F0F0F0F0)
-_SIXES = np.uint64(0x0606060606060606)
 
 
 def _eight_digits(words: NDArray[np.uint64]) -> NDArray[np.uint64]:
@@ -714,7 +702,7 @@ def _eight_digits(words: NDArray[np.uint64]) -> NDArray[np.uint64]:
 
 def _plain_number_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.int64]
                         ) -> tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.float64]]:
-    """Lists of numbers written [1, 20, 300], read from the bytes of the text.
+    """Lists of numbers written [1, 20, 300], read from their bytes.
 
     A plain list holds whole numbers of one to eight digits, without a
     leading zero, ", " between them (or nothing: []).  Every such list
@@ -726,7 +714,7 @@ def _plain_number_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.i
     text : _Text
         The group's text.
     start, end : ndarray of shape (lists,), dtype int64
-        Where each list starts ('[') and ends (after its ']').
+        Where each list's value starts and ends; the lists do not overlap.
 
     Returns
     -------
@@ -737,35 +725,48 @@ def _plain_number_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.i
     values : ndarray of shape (sum of counts,), dtype float64
         The numbers of the plain lists, flat, list after list.
     """
-    lo = np.searchsorted(text.commas, start)
-    commas = np.searchsorted(text.commas, end) - lo
-    plain = (end - start >= 2) & (text.at(start) == ord("[")) & (text.at(end - 1) == ord("]"))
-    counts = np.where(end - start == 2, 0, commas + 1)
-    lists = np.arange(len(start))
-    at = text.commas[_ranges(lo, commas)]
-    # Every comma ends a number and is followed by one blank and the next number.
-    plain[np.repeat(lists, commas)[text.at(at + 1) != ord(" ")]] = False
-    list_of = np.repeat(lists, counts)
-    first = np.zeros(len(list_of), dtype=bool)
-    last = np.zeros(len(list_of), dtype=bool)
-    first[(np.cumsum(counts) - counts)[counts > 0]] = True
-    last[(np.cumsum(counts) - 1)[counts > 0]] = True
-    number_start = np.empty(len(list_of), dtype=np.int64)
-    number_end = np.empty(len(list_of), dtype=np.int64)
-    number_start[first], number_start[~first] = start[counts > 0] + 1, at + 2
-    number_end[last], number_end[~last] = end[counts > 0] - 1, at
-    length = number_end - number_start
-    fits = (length >= 1) & (length <= 8) & ((length == 1) | (text.at(number_start) != ord("0"))) \
-        & (number_end >= 8)
-    # The eight bytes that end at the number's end, those before the number made '0's.
-    words = text.words[np.maximum(number_end - 8, 0)]
-    kept = np.uint64(0xFFFFFFFFFFFFFFFF) << (np.uint64(8) * np.clip(8 - length, 0, 7).astype(np.uint64))
-    words = (words & kept) | (_ZEROS & ~kept)
-    fits &= ((words & _HIGH_NIBBLES) == _ZEROS) & (((words + _SIXES) & _HIGH_NIBBLES) == _ZEROS)
-    plain[list_of[~fits]] = False
-    counts[~plain] = 0
-    values = _eight_digits(words[plain[list_of]]).astype(np.float64)
-    return plain, counts, values
+    order = np.argsort(start, kind="stable")
+    offsets, data, _ = offsets_and_data(text.spans(start[order], end[order]))
+    # The lists' bytes, copied once, after and before eight zero bytes: a run of digits is a number.
+    pad = 8
+    padded = np.zeros(-(-(len(data) + 3 * pad) // pad) * pad, dtype=np.uint8)
+    padded[pad:pad + len(data)] = data
+    begin, stop = offsets[:-1].astype(np.int64) + pad, offsets[1:].astype(np.int64) + pad
+    digit = (padded - np.uint8(ord("0"))) < 10
+    edges = np.flatnonzero(digit[1:] != digit[:-1]) + 1
+    # Each number's first byte, and the byte after it; then one past every list, so that none is empty.
+    first = np.append(edges[0::2], len(padded) - 1)
+    after = np.append(edges[1::2], len(padded) - 1)
+    lo, hi = np.searchsorted(first, begin), np.searchsorted(first, stop)
+    length = after - first
+    # Numbers and gaps that break the rules, counted up to each: a list's own are a difference.
+    wrong_number = np.cumsum(np.concatenate([[0], (length > 8)
+                                             | ((length > 1) & (padded[first] == ord("0")))]))
+    # Between two numbers of a list, exactly ", ".
+    gap = first[1:] - after[:-1]
+    wrong_gap = np.cumsum(np.concatenate([[0], (gap != 2) | (padded[after[:-1]] != ord(","))
+                                          | (padded[after[:-1] + 1] != ord(" "))]))
+    last = np.maximum(hi - 1, lo)
+    plain = (padded[begin] == ord("[")) & (padded[stop - 1] == ord("]")) & (stop - begin >= 2)
+    filled = hi > lo
+    plain &= np.where(filled, (first[lo] == begin + 1) & (after[last] == stop - 1)
+                      & (wrong_number[hi] == wrong_number[lo]) & (wrong_gap[last] == wrong_gap[lo]),
+                      stop - begin == 2)
+    counts = np.where(plain, hi - lo, 0)
+    # The eight bytes that end with each number, from two aligned words; those before it made '0's.
+    words = padded.view("<u8")
+    at = after - 8
+    shift = ((at & 7) * 8).astype(np.uint64)
+    word = (words[at >> 3] >> shift) | ((words[(at >> 3) + 1] << np.uint64(1)) << (np.uint64(63) - shift))
+    kept = np.uint64(0xFFFFFFFFFFFFFFFF) << (np.uint64(8) * (8 - np.clip(length, 1, 8)).astype(np.uint64))
+    word = (word & kept) | (_ZEROS & ~kept)
+    numbers = _ranges(lo[plain], counts[plain])
+    read = np.zeros(len(start), dtype=np.int64)
+    read[order] = np.arange(len(start))  # each list's place in the text order
+    in_order = counts[read]
+    firsts = (np.cumsum(counts) - counts)[read]
+    values = _eight_digits(word[numbers]).astype(np.float64)
+    return plain[read], in_order, values[_ranges(firsts, in_order)]
 
 
 def _number_fields(text: _Text, where: dict[str, NDArray[np.int64]], value_start: NDArray[np.int64],
