@@ -691,9 +691,15 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
 _ZEROS = np.uint64(0x3030303030303030)
 
 
-def _eight_digits(words: NDArray[np.uint64]) -> NDArray[np.uint64]:
-    """The number eight ASCII digits spell, the first one in the lowest byte of each word."""
-    value = words - _ZEROS
+#: By a number's length (0 to 8): the bytes of the word that ends with it that are its own, and their '0's.
+_KEPT = np.array([0] + [0xFFFFFFFFFFFFFFFF << (8 * (8 - size)) & 0xFFFFFFFFFFFFFFFF for size in range(1, 9)],
+                 dtype=np.uint64)
+_KEPT_ZEROS = _KEPT & _ZEROS
+
+
+def _eight_digits(digits: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """The number eight digits (0 to 9 each) spell, the first one in the lowest byte of each word."""
+    value = digits
     value = ((value & np.uint64(0x0F0F0F0F0F0F0F0F)) * np.uint64(10 * 256 + 1)) >> np.uint64(8)
     value = ((value & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(100 * 65536 + 1)) >> np.uint64(16)
     value = ((value & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(10000 * 2**32 + 1)) >> np.uint64(32)
@@ -753,19 +759,17 @@ def _plain_number_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.i
                       & (wrong_number[hi] == wrong_number[lo]) & (wrong_gap[last] == wrong_gap[lo]),
                       stop - begin == 2)
     counts = np.where(plain, hi - lo, 0)
-    # The eight bytes that end with each number, from two aligned words; those before it made '0's.
-    words = padded.view("<u8")
-    at = after - 8
-    shift = ((at & 7) * 8).astype(np.uint64)
-    word = (words[at >> 3] >> shift) | ((words[(at >> 3) + 1] << np.uint64(1)) << (np.uint64(63) - shift))
-    kept = np.uint64(0xFFFFFFFFFFFFFFFF) << (np.uint64(8) * (8 - np.clip(length, 1, 8)).astype(np.uint64))
-    word = (word & kept) | (_ZEROS & ~kept)
+    # The eight bytes that end with each number (a little-endian word read at any byte), as digits;
+    # the bytes before the number count as 0.
+    words = np.ndarray(shape=(len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
     numbers = _ranges(lo[plain], counts[plain])
+    size = np.minimum(length[numbers], 8)
+    digits = (words[after[numbers] - 8] & _KEPT[size]) - _KEPT_ZEROS[size]
+    values = _eight_digits(digits).astype(np.float64)
     read = np.zeros(len(start), dtype=np.int64)
     read[order] = np.arange(len(start))  # each list's place in the text order
     in_order = counts[read]
     firsts = (np.cumsum(counts) - counts)[read]
-    values = _eight_digits(word[numbers]).astype(np.float64)
     return plain[read], in_order, values[_ranges(firsts, in_order)]
 
 
