@@ -618,12 +618,13 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
     for name in ("actions", "players"):
         present = np.flatnonzero(where[name] >= 0)
         rows = where[name][present]
-        canonical[present] = _canonical_lists(text, value_start[rows], value_end[rows])
+        canonical[present], item_start, item_end = _canonical_lists(text, value_start[rows], value_end[rows])
         present = present[~canonical[present]]  # pokerkit's own layout first: then the general pattern
         fits = _mask(pc.match_substring_regex(values(where[name][present]), _STRINGS))
         slow[present[~fits]] = True
         if name == "actions":
             actions_canonical, canonical = canonical, np.zeros(hands, dtype=bool)
+            action_items = item_start, item_end
     players_canonical = canonical
     present = np.flatnonzero(where["variant"] >= 0)
     quoted = _matches_each(values(where["variant"][present]), r"""^(?:'[^']*'|"[^"\\]*")$""")
@@ -651,6 +652,10 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
             numbers[name] = _merged(numbers[name], left, _number_lists(field(name).filter(pa.array(left))))
     if not len(fast):
         actions, action_counts = pa.array([], pa.large_string()), np.zeros(0, dtype=np.int64)
+    elif len(fast) == hands and actions_canonical.all():  # the items were found by the check
+        actions = text.spans(*action_items)
+        action_counts = np.diff(np.searchsorted(action_items[0], value_start[where["actions"]]),
+                                append=len(action_items[0])).astype(np.int64)
     elif actions_canonical[fast].all():
         rows = where["actions"][fast]
         actions, action_counts = _canonical_items(text, value_start[rows], value_end[rows])
@@ -846,11 +851,14 @@ def _ranges(first: NDArray[np.int64], counts: NDArray[np.int64]) -> NDArray[np.i
     return index
 
 
-def _canonical_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.int64]) -> NDArray[np.bool_]:
+def _canonical_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.int64]
+                     ) -> tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64]]:
     """Whether each list from ``start`` to ``end`` is written as pokerkit writes it (:data:`_CANONICAL`).
 
     That is ['a', 'b', ...]: the quotes of the list pair up, items of one
     character or more without a quote or a backslash, ", " between them.
+    Also returned: where the items of every list that reads so start and
+    end (int64, flat), when all of them do; else two empty arrays.
     """
     lo = np.searchsorted(text.quotes, start)
     count = np.searchsorted(text.quotes, end) - lo
@@ -868,7 +876,9 @@ def _canonical_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.int6
     wrong[:-1] |= (list_of[1:] == list_of[:-1]) & (
         (opening[1:] - after != 3) | (text.at(after + 1) != ord(",")) | (text.at(after + 2) != ord(" ")))
     ok[lists[list_of[wrong]]] = False
-    return ok
+    if not ok.all():
+        return ok, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return ok, opening + 1, closing
 
 
 def _canonical_items(text: _Text, start: NDArray[np.int64],
