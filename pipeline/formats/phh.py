@@ -570,8 +570,7 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
     # "key = value": when a line's first '=' is not the middle of a " = ", the line has no " = "
     # or its key holds an '=': TOML's rules decide either way.
     candidates = np.flatnonzero(alpha)
-    equals = np.append(np.flatnonzero(text.data == ord("=")), len(text.data))
-    middle = equals[np.searchsorted(equals, text.start[candidates])]
+    middle = _first_equals(text, text.start[candidates])
     line_end = text.end[candidates]
     two = (middle + 1 < line_end) & (text.at(middle - 1) == ord(" ")) & (text.at(middle + 1) == ord(" "))
     slow[chunk[candidates[~two]]] = True
@@ -826,6 +825,16 @@ def _merged(lists: _NumberLists, rows: NDArray[np.bool_], others: _NumberLists) 
     values[_ranges(starts[~rows], sizes[~rows])] = lists[0]
     values[_ranges(starts[rows], sizes[rows])] = others[0]
     return values, lengths
+
+
+def _first_equals(text: _Text, start: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Where the first '=' at or after each of the sorted ``start`` is (the text's length where none is)."""
+    equals = np.flatnonzero(text.data == ord("="))
+    if len(equals) == len(start) and (equals >= start).all() and (equals[:-1] < start[1:]).all():
+        return equals  # one '=' on each key line and none elsewhere: the common case needs no search
+    equals = np.append(equals, len(text.data))
+    found: NDArray[np.int64] = equals[np.searchsorted(equals, start)]
+    return found
 
 
 def _field(text: _Text, rows: NDArray[np.int64], value_start: NDArray[np.int64],
