@@ -592,7 +592,11 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
     slow[chunk[keys_at[scalar[matched[scalar] & ~good]]]] = True
     owner = chunk[keys_at]
     pair_ids = owner * (len(names) + 1) + codes
-    unique, counts = np.unique(pair_ids[matched], return_counts=True)
+    if hands * (len(names) + 1) <= 16 * len(pair_ids) + (1 << 16):  # a count per pair: no sort
+        counts = np.bincount(pair_ids[matched], minlength=hands * (len(names) + 1))
+        unique = np.arange(len(counts))
+    else:
+        unique, counts = np.unique(pair_ids[matched], return_counts=True)
     slow[unique[counts > 1] // (len(names) + 1)] = True  # a duplicate key: TOML refuses it
     where: dict[str, np.ndarray] = {}
     for name in _REQUIRED + _OPTIONAL:
