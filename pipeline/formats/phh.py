@@ -22,8 +22,8 @@ an action of a player who is not seated, ...).
 How a file is read
 ------------------
 A TOML parse per hand in Python costs more than the rest of the run, so
-the whole text is split into lines and read with a handful of pyarrow
-string kernels over all lines at once: every ``key = value`` line must
+the whole text is cut into lines and read at once, with numpy over its
+bytes and a few pyarrow string kernels: every ``key = value`` line must
 match a strict one-line subset of TOML (bare keys, basic and literal
 strings without escapes in lists, plain numbers, booleans, one-line
 arrays).  A hand with any line outside that subset, a duplicate key or a
