@@ -695,10 +695,8 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
     return _concat(fast_hands, _from_records(records, ordinal + slow_rows, first_line + starts[slow_rows]))
 
 
-#: Bytes of eight '0's, and the masks that read eight digits of a little-endian 64-bit word at once.
+#: Eight '0' bytes as one little-endian 64-bit word.
 _ZEROS = np.uint64(0x3030303030303030)
-
-
 #: By a number's length (0 to 8): the bytes of the word that ends with it that are its own, and their '0's.
 _KEPT = np.array([0] + [0xFFFFFFFFFFFFFFFF << (8 * (8 - size)) & 0xFFFFFFFFFFFFFFFF for size in range(1, 9)],
                  dtype=np.uint64)
