@@ -327,6 +327,67 @@ def test_the_fast_path_and_tomllib_read_every_hand_alike(layout: str, pluribus, 
     assert fast.counts == slow.counts
 
 
+#: Spellings of a list of numbers or strings, each valid TOML: the fast path reads the plain ones
+#: (pokerkit's layout) from the bytes and the others with its pattern and kernels; tomllib must agree.
+LIST_SPELLINGS = {
+    "antes": ["[0, 0, 0, 0, 0, 0]", "[0,0,0,0,0,0]", "[ 0 , 0 ,0, 0, 0, 0 ]", "[0, 0, 0, 0, 0, 0,]",
+              "[1.5, 0.25, 0, 0, 0, 0]", "[-0, 0, 0, 0, 0, 0]", "[]", "[ ]", "[7]"],
+    "starting_stacks": ["[10000, 10000, 10000, 10000, 10000, 10000]",
+                        "[12345678, 99999999, 123456789, 1, 20, 300]",
+                        "[10000, 10000, 10000, 10000, 10000, 9007199254740993]",
+                        "[10000, 10000, 10000, 10000, 10000, 0.1]",
+                        "[10000, 10000, 10000, 10000, 10000, -5]"],
+    "players": ["['a', 'b', 'c', 'd', 'e', 'f']", '["a", "b", "c", "d", "e", "f"]', "['a', \"b\"]",
+                "['a','b', 'c' , 'd', 'e', 'f']", "['a b', 'c, d', 'e]', '[f', 'g', 'h']"],
+}
+#: Spellings the fast path leaves to tomllib: not TOML, or outside its subset.
+SLOW_SPELLINGS = {
+    "antes": ["[01, 0, 0, 0, 0, 0]", "[1e5, 0, 0, 0, 0, 0]", "[+1, 0, 0, 0, 0, 0]", "[.5, 0, 0, 0, 0, 0]",
+              "[,]", "[1,, 2]", "[0, 0] ", "['0', 0]", "[0, 0"],
+    "players": ["['a', '']", "['a', 'b\\c']", "['a' 'b']"],
+}
+
+
+def one_table(hand: PhhHand, name: str, value: str) -> str:
+    lines = [f"{name} = {value}" if line.startswith(f"{name} = ") else line
+             for line in hand.text.splitlines()]
+    return phhs_text(["\n".join(lines)])
+
+
+@pytest.mark.parametrize(("name", "value"), [(name, value) for name, values in LIST_SPELLINGS.items()
+                                             for value in values])
+def test_the_fast_path_reads_each_spelling_of_a_list_as_tomllib_does(name: str, value: str, pluribus,
+                                                                     tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    text = one_table(pluribus[0], name, value)
+    calls: list[str] = []
+    monkeypatch.setattr(phh, "_slow_hand", lambda text, multi: calls.append(text) or {})
+    path = tmp_path / "one.phhs"
+    path.write_text(text)
+    (fast,) = list(phh.read_hands(open_source(path)))
+    assert calls == []
+    document = tomllib.loads(text)["1"]
+    if name == "players":
+        assert fast.players == [", ".join(document["players"])]
+    else:
+        values, lengths = fast.numbers[name]
+        assert lengths.tolist() == [len(document[name])]
+        assert values.tolist() == [float(x) for x in document[name]]  # -0 reads as -0.0, equal to 0.0
+
+
+@pytest.mark.parametrize(("name", "value"), [(name, value) for name, values in SLOW_SPELLINGS.items()
+                                             for value in values])
+def test_a_list_outside_the_fast_subset_goes_to_tomllib(name: str, value: str, pluribus, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    slow_hand = phh._slow_hand
+    monkeypatch.setattr(phh, "_slow_hand", lambda text, multi: calls.append(text) or slow_hand(text, multi))
+    path = tmp_path / "one.phhs"
+    path.write_text(one_table(pluribus[0], name, value))
+    list(phh.read_hands(open_source(path)))
+    assert len(calls) == 1
+
+
 # --- no hand vanishes -------------------------------------------------------------------------
 
 

@@ -22,8 +22,8 @@ an action of a player who is not seated, ...).
 How a file is read
 ------------------
 A TOML parse per hand in Python costs more than the rest of the run, so
-the whole text is split into lines and read with a handful of pyarrow
-string kernels over all lines at once: every ``key = value`` line must
+the whole text is cut into lines and read at once, with numpy over its
+bytes and a few pyarrow string kernels: every ``key = value`` line must
 match a strict one-line subset of TOML (bare keys, basic and literal
 strings without escapes in lists, plain numbers, booleans, one-line
 arrays).  A hand with any line outside that subset, a duplicate key or a
@@ -50,7 +50,7 @@ import threading
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -219,16 +219,11 @@ class _Group:
 
 
 def _parse_group(group: _Group) -> Hands:
-    """The fields of a group's hands: its text split into lines and parsed (:func:`_parse`)."""
-    size = group.text.size
-    # One string of the group's bytes, without a copy, split into lines.
-    text = pa.Array.from_buffers(pa.large_string(), 1, [None, pa.py_buffer(
-        np.array([0, size], dtype=np.int64)), group.text])
-    lines = pc.list_flatten(pc.split_pattern(text, "\n"))
-    offsets, data, _ = offsets_and_data(lines)
-    lengths = np.diff(offsets)
-    first = np.where(lengths > 0, data[np.minimum(offsets[:-1], max(len(data) - 1, 0))], 0)
-    parsed = _parse(lines, first, group.starts, ordinal=group.first_ordinal, first_line=group.first_line,
+    """The fields of a group's hands: its text cut into lines and parsed (:func:`_parse`)."""
+    data = np.frombuffer(group.text, dtype=np.uint8)
+    newlines = np.flatnonzero(data == ord("\n"))
+    text = _Text(group.text, data, np.concatenate([[0], newlines + 1]), np.append(newlines, len(data)))
+    parsed = _parse(text, group.starts, ordinal=group.first_ordinal, first_line=group.first_line,
                     multi=group.multi)
     if group.members:
         parsed.line[:] = 1  # each hand starts its own file
@@ -547,10 +542,71 @@ class Hands:
     excerpt: list[str | None]
 
 
-def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: int, first_line: int,
-           multi: bool) -> Hands:
+@dataclass(frozen=True)
+class _Text:
+    """A group's text cut into lines, read in place.
+
+    Attributes
+    ----------
+    buffer : pyarrow.Buffer
+        The text, UTF-8, line ends \\n.
+    data : ndarray of shape (bytes,), dtype uint8
+        The same bytes, without a copy.
+    start, end : ndarray of shape (lines,), dtype int64
+        Where each line starts and ends in ``data`` (its \\n excluded).
+    """
+
+    buffer: pa.Buffer
+    data: NDArray[np.uint8]
+    start: NDArray[np.int64]
+    end: NDArray[np.int64]
+
+    def at(self, positions: NDArray[np.int64]) -> NDArray[np.uint8]:
+        """The bytes at ``positions``, clipped to the text (0 for an empty text); callers check bounds."""
+        if not len(self.data):
+            return np.zeros(len(positions), dtype=np.uint8)
+        found: NDArray[np.uint8] = self.data.take(positions, mode="clip")
+        return found
+
+    def spans(self, start: NDArray[np.int64], end: NDArray[np.int64],
+              present: NDArray[np.bool_] | None = None) -> pa.Array:
+        """The text from each ``start`` to ``end`` (excluded), large_string, null where not ``present``.
+
+        The spans of the present rows come in order and do not overlap: they are
+        the even items of one array over the text's own buffer (the odd ones the
+        text between them), so one ``take`` copies just their bytes.
+        """
+        start, end = np.asarray(start, dtype=np.int64), np.asarray(end, dtype=np.int64)
+        if present is not None:
+            start, end = start[present], end[present]
+        count = len(start)
+        offsets = np.empty(2 * count + 1, dtype=np.int64)
+        offsets[0:2 * count:2], offsets[1::2] = start, end
+        offsets[-1] = end[-1] if count else 0
+        both = pa.Array.from_buffers(pa.large_string(), 2 * count, [None, pa.py_buffer(offsets), self.buffer])
+        index = np.arange(0, 2 * count, 2, dtype=np.int64)
+        if present is None:
+            return both.take(pa.array(index))
+        rows = np.zeros(len(present), dtype=np.int64)
+        rows[present] = index
+        return both.take(pa.array(rows, mask=~present))
+
+    @cached_property
+    def quotes(self) -> NDArray[np.int64]:
+        """Where the text holds a ' (sorted)."""
+        return np.flatnonzero(self.data == ord("'"))
+
+    @cached_property
+    def escapes(self) -> NDArray[np.int64]:
+        """Where the text holds a " or a \\ (sorted): neither is in an item of a list the fast way reads."""
+        if not (self.data == ord('"')).any() and not (self.data == ord("\\")).any():
+            return np.zeros(0, dtype=np.int64)  # the common case, found without a list of places
+        return np.flatnonzero((self.data == ord('"')) | (self.data == ord("\\")))
+
+
+def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, multi: bool) -> Hands:
     """Read a group of hands: the fast path where it applies, tomllib elsewhere."""
-    n_lines, hands = len(lines), len(starts)
+    n_lines, hands = len(text.start), len(starts)
     chunk = np.zeros(n_lines, dtype=np.int64)
     chunk[starts[1:]] += 1
     chunk = np.cumsum(chunk)
@@ -558,36 +614,46 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
     header = np.zeros(n_lines, dtype=bool)
     if multi:
         header[starts] = True
+    first = np.where(text.end > text.start, text.at(text.start), 0)
     alpha = ((first >= ord("a")) & (first <= ord("z"))) | ((first >= ord("A")) & (first <= ord("Z"))) \
         | ((first >= ord("0")) & (first <= ord("9"))) | (first == ord("_")) | (first == ord("-"))
     quiet = (first == 0) | (first == ord("#"))
     odd = ~(alpha | quiet | header)
     if odd.any():  # indented lines: fine when blank or a comment, else tomllib decides
         rows = np.flatnonzero(odd)
-        trimmed = pc.utf8_trim_whitespace(lines.take(pa.array(rows))).to_pylist()
+        trimmed = pc.utf8_trim_whitespace(text.spans(text.start[rows], text.end[rows])).to_pylist()
         fine = np.array([t == "" or t.startswith("#") for t in trimmed], dtype=bool)
         slow[chunk[rows[~fine]]] = True
-    # "key = value": a split is far cheaper than a regular expression here.
+    # "key = value": when a line's first '=' is not the middle of a " = ", the line has no " = "
+    # or its key holds an '=': TOML's rules decide either way.
     candidates = np.flatnonzero(alpha)
-    split = pc.split_pattern(lines.take(pa.array(candidates)), " = ", max_splits=1)
-    two = pc.list_value_length(split).to_numpy(zero_copy_only=False) == 2
+    middle = _first_equals(text, text.start[candidates])
+    line_end = text.end[candidates]
+    two = (middle + 1 < line_end) & (text.at(middle - 1) == ord(" ")) & (text.at(middle + 1) == ord(" "))
     slow[chunk[candidates[~two]]] = True
-    keys_at = candidates[two]
-    split = split.filter(pa.array(two))
-    key_text, values = pc.list_element(split, 0), pc.list_element(split, 1)
-    matched = _mask(pc.match_substring_regex(key_text, _KEY))
-    slow[chunk[keys_at[~matched]]] = True
-    # Lists of strings and numbers are checked by their own stricter patterns below.
-    listed = _mask(pc.starts_with(values, "["))
-    scalar = np.flatnonzero(~listed)
-    good = _mask(pc.match_substring_regex(values.take(pa.array(scalar)), _VALUE))
-    slow[chunk[keys_at[scalar[matched[scalar] & ~good]]]] = True
-    encoded = key_text.dictionary_encode()
+    keys_at, value_start, value_end = candidates[two], middle[two] + 2, line_end[two]
+    # Few distinct keys: each is checked once.
+    encoded = text.spans(text.start[keys_at], middle[two] - 1).dictionary_encode()
     names = encoded.dictionary.to_pylist()
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    matched = _mask(pc.match_substring_regex(encoded.dictionary, _KEY))[codes]
+    slow[chunk[keys_at[~matched]]] = True
+
+    def values(rows: NDArray[np.int64]) -> pa.Array:
+        return text.spans(value_start[rows], value_end[rows])
+
+    # Lists of strings and numbers are checked by their own stricter patterns below.
+    listed = (value_end > value_start) & (text.at(value_start) == ord("["))
+    scalar = np.flatnonzero(~listed)
+    good = _matches_each(values(scalar), _VALUE)
+    slow[chunk[keys_at[scalar[matched[scalar] & ~good]]]] = True
     owner = chunk[keys_at]
     pair_ids = owner * (len(names) + 1) + codes
-    unique, counts = np.unique(pair_ids[matched], return_counts=True)
+    if hands * (len(names) + 1) <= 16 * len(pair_ids) + (1 << 16):  # a count per pair: no sort
+        counts = np.bincount(pair_ids[matched], minlength=hands * (len(names) + 1))
+        unique = np.arange(len(counts))
+    else:
+        unique, counts = np.unique(pair_ids[matched], return_counts=True)
     slow[unique[counts > 1] // (len(names) + 1)] = True  # a duplicate key: TOML refuses it
     where: dict[str, np.ndarray] = {}
     for name in _REQUIRED + _OPTIONAL:
@@ -601,27 +667,32 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
     # A list under any other key: TOML's rules, checked in full (short lines).
     other = np.flatnonzero(matched & listed & ~np.isin(codes, [names.index(n) for n in where if n in names]))
     if len(other):
-        fits = _mask(pc.match_substring_regex(values.take(pa.array(other)), _VALUE))
+        fits = _mask(pc.match_substring_regex(values(other), _VALUE))
         slow[chunk[keys_at[other[~fits]]]] = True
-    checks = {name: _NUMBERS for name in _NUMBER_FIELDS} | {"actions": _STRINGS, "players": _STRINGS}
+    plain_numbers, unread = _number_fields(text, where, value_start, value_end)
+    for name in _NUMBER_FIELDS:  # lists other than plain ones: the pattern decides
+        present = np.flatnonzero(unread[name])
+        fits = _mask(pc.match_substring_regex(values(where[name][present]), _NUMBERS))
+        slow[present[~fits]] = True
     canonical = np.zeros(hands, dtype=bool)
-    for name, pattern in checks.items():
+    for name in ("actions", "players"):
         present = np.flatnonzero(where[name] >= 0)
-        text = values.take(pa.array(where[name][present]))
-        if name == "actions":  # pokerkit's own layout first: a cheaper pattern, a cheaper split
-            canonical[present] = _mask(pc.match_substring_regex(text, _CANONICAL))
-            present = present[~canonical[present]]
-            text = values.take(pa.array(where[name][present]))
-        fits = pc.match_substring_regex(text, pattern)
-        slow[present[~fits.to_numpy(zero_copy_only=False)]] = True
+        rows = where[name][present]
+        canonical[present], item_start, item_end = _canonical_lists(text, value_start[rows], value_end[rows])
+        present = present[~canonical[present]]  # pokerkit's own layout first: then the general pattern
+        fits = _mask(pc.match_substring_regex(values(where[name][present]), _STRINGS))
+        slow[present[~fits]] = True
+        if name == "actions":
+            actions_canonical, canonical = canonical, np.zeros(hands, dtype=bool)
+            action_items = item_start, item_end
+    players_canonical = canonical
     present = np.flatnonzero(where["variant"] >= 0)
-    variant_text = values.take(pa.array(where["variant"][present]))
-    quoted = pc.match_substring_regex(variant_text, r"""^(?:'[^']*'|"[^"\\]*")$""")
-    slow[present[~quoted.to_numpy(zero_copy_only=False)]] = True
+    quoted = _matches_each(values(where["variant"][present]), r"""^(?:'[^']*'|"[^"\\]*")$""")
+    slow[present[~quoted]] = True
 
     header_keys: list[str | None] = []
     if multi:
-        found = pc.extract_regex(lines.take(pa.array(starts)), _HEADER)
+        found = pc.extract_regex(text.spans(text.start[starts], text.end[starts]), _HEADER)
         plain = found.is_valid().to_numpy(zero_copy_only=False)
         slow |= ~plain
         header_keys = found.field(0).to_pylist()
@@ -629,23 +700,40 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
         slow[np.unique(chunk[first == ord("[")])] = True
 
     fast = np.flatnonzero(~slow)
-    take = {name: pa.array(where[name][fast]) for name in where}
-    got = {name: values.take(take[name]) for name in where if (where[name][fast] >= 0).all()}
-    optional = {name: _optional(values, where[name][fast]) for name in _OPTIONAL}
+
+    def field(name: str) -> pa.Array:  # taken only where needed: the lists are long
+        return _field(text, where[name][fast], value_start, value_end)
+
     numbers: dict[str, _NumberLists] = {}
     for name in _NUMBER_FIELDS:
-        source = got.get(name) if name in got else optional.get(name)
-        numbers[name] = _number_lists(source)
-    if len(fast):
-        actions, action_counts = _string_lists(got["actions"], canonical=bool(canonical[fast].all()))
+        numbers[name] = plain_numbers[name] if len(fast) == hands else _lists_of(plain_numbers[name], fast)
+        if unread[name][fast].any():
+            left = unread[name][fast]
+            numbers[name] = _merged(numbers[name], left, _number_lists(field(name).filter(pa.array(left))))
+    if not len(fast):
+        actions, action_counts = pa.array([], pa.large_string()), np.zeros(0, dtype=np.int64)
+    elif len(fast) == hands and actions_canonical.all():  # the items were found by the check
+        actions = text.spans(*action_items)
+        action_counts = np.diff(np.searchsorted(action_items[0], value_start[where["actions"]]),
+                                append=len(action_items[0])).astype(np.int64)
+    elif actions_canonical[fast].all():
+        rows = where["actions"][fast]
+        actions, action_counts = _canonical_items(text, value_start[rows], value_end[rows])
     else:
-        actions, action_counts = pa.array([], pa.string()), np.zeros(0, dtype=np.int64)
-    players = pc.replace_substring_regex(
-        _inner(optional["players"]), r"""['"] *, *['"]""", ", ").to_pylist()
-    hand_text = pc.replace_substring_regex(optional["hand"], r"""^['"]|['"]$""", "").to_pylist()
-    venue = pc.replace_substring_regex(optional["venue"], r"""^['"]|['"]$""", "").to_pylist()
-    variant = pc.utf8_slice_codeunits(got["variant"], 1, -1).to_pylist() if len(fast) else []
-    key = [header_keys[i] for i in fast] if multi else hand_text
+        actions, action_counts = _string_lists(field("actions"))
+    if players_canonical[fast[where["players"][fast] >= 0]].all():
+        # ['a', 'b'] -> a, b: no item holds a quote.
+        rows = where["players"][fast]
+        names_of = text.spans(value_start[rows] + 2, value_end[rows] - 2, present=rows >= 0)
+        players = pc.replace_substring(names_of, "'", "").to_pylist()
+    else:
+        players = pc.replace_substring_regex(_inner(field("players")), r"""['"] *, *['"]""", ", ").to_pylist()
+    venue = pc.replace_substring_regex(field("venue"), r"""^['"]|['"]$""", "").to_pylist()
+    variant = pc.utf8_slice_codeunits(field("variant"), 1, -1).to_pylist()
+    if multi:
+        key = [header_keys[i] for i in fast]
+    else:
+        key = pc.replace_substring_regex(field("hand"), r"""^['"]|['"]$""", "").to_pylist()
     fast_hands = Hands(
         ordinal=ordinal + fast, line=first_line + starts[fast], key=key, variant=variant,
         players=players, venue=venue, numbers=numbers, actions=actions, action_counts=action_counts,
@@ -653,15 +741,221 @@ def _parse(lines: pa.Array, first: np.ndarray, starts: np.ndarray, *, ordinal: i
     slow_rows = np.flatnonzero(slow)
     if not len(slow_rows):
         return fast_hands
-    ends = np.append(starts[1:], n_lines)
+    last = np.append(starts[1:], n_lines) - 1
     records = []
     for index in slow_rows:
-        text = "\n".join(lines.slice(int(starts[index]), int(ends[index] - starts[index])).to_pylist())
-        record = _slow_hand(text, multi)
+        hand = bytes(text.data[text.start[starts[index]]:text.end[last[index]]]).decode("utf-8")
+        record = _slow_hand(hand, multi)
         if multi and record.get("key") is None:  # TOML refused the hand: name it by its header
-            record["key"] = text.split("\n", 1)[0].split("#")[0].strip().strip("[]").strip()
+            record["key"] = hand.split("\n", 1)[0].split("#")[0].strip().strip("[]").strip()
         records.append(record)
     return _concat(fast_hands, _from_records(records, ordinal + slow_rows, first_line + starts[slow_rows]))
+
+
+#: Eight '0' bytes as one little-endian 64-bit word.
+_ZEROS = np.uint64(0x3030303030303030)
+#: By a number's length (0 to 8): the bytes of the word that ends with it that are its own, and their '0's.
+_KEPT = np.array([0] + [0xFFFFFFFFFFFFFFFF << (8 * (8 - size)) & 0xFFFFFFFFFFFFFFFF for size in range(1, 9)],
+                 dtype=np.uint64)
+_KEPT_ZEROS = _KEPT & _ZEROS
+
+
+def _eight_digits(digits: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """The number eight digits (0 to 9 each) spell, the first one in the lowest byte of each word."""
+    value = digits
+    value = ((value & np.uint64(0x0F0F0F0F0F0F0F0F)) * np.uint64(10 * 256 + 1)) >> np.uint64(8)
+    value = ((value & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(100 * 65536 + 1)) >> np.uint64(16)
+    value = ((value & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(10000 * 2**32 + 1)) >> np.uint64(32)
+    return value
+
+
+def _plain_number_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.int64]
+                        ) -> tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.float64]]:
+    """Lists of numbers written [1, 20, 300], read from their bytes.
+
+    A plain list holds whole numbers of one to eight digits, without a
+    leading zero, ", " between them (or nothing: []).  Every such list
+    matches :data:`_NUMBERS` and reads as its integers; any other list is
+    left to the pattern and the string kernels (:func:`_number_lists`).
+
+    Parameters
+    ----------
+    text : _Text
+        The group's text.
+    start, end : ndarray of shape (lists,), dtype int64
+        Where each list's value starts and ends; the lists do not overlap.
+
+    Returns
+    -------
+    plain : ndarray of shape (lists,), dtype bool
+        Whether each list is plain.
+    counts : ndarray of shape (lists,), dtype int64
+        Numbers in each plain list (0 where not plain).
+    values : ndarray of shape (sum of counts,), dtype float64
+        The numbers of the plain lists, flat, list after list.
+    """
+    order = np.argsort(start, kind="stable")
+    offsets, data, _ = offsets_and_data(text.spans(start[order], end[order]))
+    # The lists' bytes, copied once, after and before eight zero bytes: a run of digits is a number.
+    pad = 8
+    padded = np.zeros(-(-(len(data) + 3 * pad) // pad) * pad, dtype=np.uint8)
+    padded[pad:pad + len(data)] = data
+    begin, stop = offsets[:-1].astype(np.int64) + pad, offsets[1:].astype(np.int64) + pad
+    digit = (padded - np.uint8(ord("0"))) < 10
+    edges = np.flatnonzero(digit[1:] != digit[:-1]) + 1
+    # Each number's first byte, and the byte after it; then one past every list, so that none is empty.
+    first = np.append(edges[0::2], len(padded) - 1)
+    after = np.append(edges[1::2], len(padded) - 1)
+    lo, hi = np.searchsorted(first, begin), np.searchsorted(first, stop)
+    length = after - first
+    # Numbers and gaps that break the rules, counted up to each: a list's own are a difference.
+    wrong_number = np.cumsum(np.concatenate([[0], (length > 8)
+                                             | ((length > 1) & (padded[first] == ord("0")))]))
+    # Between two numbers of a list, exactly ", ".
+    gap = first[1:] - after[:-1]
+    wrong_gap = np.cumsum(np.concatenate([[0], (gap != 2) | (padded[after[:-1]] != ord(","))
+                                          | (padded[after[:-1] + 1] != ord(" "))]))
+    last = np.maximum(hi - 1, lo)
+    plain = (padded[begin] == ord("[")) & (padded[stop - 1] == ord("]")) & (stop - begin >= 2)
+    filled = hi > lo
+    plain &= np.where(filled, (first[lo] == begin + 1) & (after[last] == stop - 1)
+                      & (wrong_number[hi] == wrong_number[lo]) & (wrong_gap[last] == wrong_gap[lo]),
+                      stop - begin == 2)
+    counts = np.where(plain, hi - lo, 0)
+    # The eight bytes that end with each number (a little-endian word read at any byte), as digits;
+    # the bytes before the number count as 0.
+    words = np.ndarray(shape=(len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
+    numbers = _ranges(lo[plain], counts[plain])
+    size = np.minimum(length[numbers], 8)
+    digits = (words[after[numbers] - 8] & _KEPT[size]) - _KEPT_ZEROS[size]
+    values = _eight_digits(digits).astype(np.float64)
+    read = np.zeros(len(start), dtype=np.int64)
+    read[order] = np.arange(len(start))  # each list's place in the text order
+    in_order = counts[read]
+    firsts = (np.cumsum(counts) - counts)[read]
+    return plain[read], in_order, values[_ranges(firsts, in_order)]
+
+
+def _number_fields(text: _Text, where: dict[str, NDArray[np.int64]], value_start: NDArray[np.int64],
+                   value_end: NDArray[np.int64]
+                   ) -> tuple[dict[str, _NumberLists], dict[str, NDArray[np.bool_]]]:
+    """The number fields of every hand where plain (:func:`_plain_number_lists`), and where not.
+
+    ``where`` gives, per field, the key line of each hand among the key lines
+    (-1 where the hand lacks the field).  A list that is not plain reads as
+    missing here (length -1), its hand marked in the second dict, for the
+    pattern and :func:`_number_lists` to decide.
+    """
+    rows = np.concatenate([where[name] for name in _NUMBER_FIELDS])
+    present = rows >= 0
+    plain, counts, values = _plain_number_lists(text, value_start[rows[present]], value_end[rows[present]])
+    hands = len(where[_NUMBER_FIELDS[0]])
+    every = np.full(len(rows), -1, dtype=np.int64)
+    every[present] = counts
+    unread = np.zeros(len(rows), dtype=bool)
+    unread[present] = ~plain
+    every[unread] = -1
+    found: dict[str, _NumberLists] = {}
+    left: dict[str, NDArray[np.bool_]] = {}
+    offset = 0
+    for index, name in enumerate(_NUMBER_FIELDS):
+        lengths = every[index * hands:(index + 1) * hands]
+        size = int(np.maximum(lengths, 0).sum())
+        found[name] = (values[offset:offset + size], lengths)
+        left[name] = unread[index * hands:(index + 1) * hands]
+        offset += size
+    return found, left
+
+
+def _lists_of(lists: _NumberLists, hands: NDArray[np.int64]) -> _NumberLists:
+    """The lists of some hands (``hands``: their rows, in order)."""
+    values, lengths = lists
+    sizes = np.maximum(lengths, 0)
+    return values[_ranges((np.cumsum(sizes) - sizes)[hands], sizes[hands])], lengths[hands]
+
+
+def _merged(lists: _NumberLists, rows: NDArray[np.bool_], others: _NumberLists) -> _NumberLists:
+    """``lists`` with the lists of the ``rows`` (missing there) read from ``others``, in order."""
+    lengths = lists[1].copy()
+    lengths[rows] = others[1]
+    sizes = np.maximum(lengths, 0)
+    starts = np.cumsum(sizes) - sizes
+    values = np.empty(int(sizes.sum()), dtype=np.float64)
+    values[_ranges(starts[~rows], sizes[~rows])] = lists[0]
+    values[_ranges(starts[rows], sizes[rows])] = others[0]
+    return values, lengths
+
+
+def _first_equals(text: _Text, start: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Where the first '=' at or after each of the sorted ``start`` is (the text's length where none is)."""
+    equals = np.flatnonzero(text.data == ord("="))
+    if len(equals) == len(start) and (equals >= start).all() and (equals[:-1] < start[1:]).all():
+        return equals  # one '=' on each key line and none elsewhere: the common case needs no search
+    equals = np.append(equals, len(text.data))
+    found: NDArray[np.int64] = equals[np.searchsorted(equals, start)]
+    return found
+
+
+def _field(text: _Text, rows: NDArray[np.int64], value_start: NDArray[np.int64],
+           value_end: NDArray[np.int64]) -> pa.Array:
+    """The value text of a field per hand (``rows``: its key line among the key lines, -1: null)."""
+    present = rows >= 0
+    return text.spans(value_start[np.maximum(rows, 0)], value_end[np.maximum(rows, 0)], present=present)
+
+
+def _matches_each(strings: pa.Array, pattern: str) -> NDArray[np.bool_]:
+    """Whether each string matches ``pattern``, tried once per distinct string."""
+    encoded = strings.dictionary_encode()
+    fits = _mask(pc.match_substring_regex(encoded.dictionary, pattern))
+    each: NDArray[np.bool_] = fits[encoded.indices.to_numpy(zero_copy_only=False)]
+    return each
+
+
+def _ranges(first: NDArray[np.int64], counts: NDArray[np.int64]) -> NDArray[np.int64]:
+    """first[0], first[0] + 1, ... (counts[0] of them), then the same from first[1], ..., flat."""
+    ends = np.cumsum(counts)
+    index: NDArray[np.int64] = np.arange(ends[-1] if len(ends) else 0, dtype=np.int64) \
+        + np.repeat(first - (ends - counts), counts)
+    return index
+
+
+def _canonical_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.int64]
+                     ) -> tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64]]:
+    """Whether each list from ``start`` to ``end`` is written as pokerkit writes it (:data:`_CANONICAL`).
+
+    That is ['a', 'b', ...]: the quotes of the list pair up, items of one
+    character or more without a quote or a backslash, ", " between them.
+    Also returned: where the items of every list that reads so start and
+    end (int64, flat), when all of them do; else two empty arrays.
+    """
+    lo = np.searchsorted(text.quotes, start)
+    count = np.searchsorted(text.quotes, end) - lo
+    ok: NDArray[np.bool_] = ((end - start >= 5) & (count >= 2) & (count % 2 == 0)
+          & (text.at(start) == ord("[")) & (text.at(start + 1) == ord("'"))
+          & (text.at(end - 2) == ord("'")) & (text.at(end - 1) == ord("]"))
+          & (np.searchsorted(text.escapes, start) == np.searchsorted(text.escapes, end)))
+    lists = np.flatnonzero(ok)
+    pairs = count[lists] // 2
+    quotes = text.quotes[_ranges(lo[lists], count[lists])]
+    opening, closing = quotes[0::2], quotes[1::2]
+    list_of = np.repeat(np.arange(len(lists)), pairs)
+    wrong = closing - opening < 2  # an empty item
+    after = closing[:-1]
+    wrong[:-1] |= (list_of[1:] == list_of[:-1]) & (
+        (opening[1:] - after != 3) | (text.at(after + 1) != ord(",")) | (text.at(after + 2) != ord(" ")))
+    ok[lists[list_of[wrong]]] = False
+    if not ok.all():
+        return ok, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return ok, opening + 1, closing
+
+
+def _canonical_items(text: _Text, start: NDArray[np.int64],
+                     end: NDArray[np.int64]) -> tuple[pa.Array, NDArray[np.int64]]:
+    """Items of lists as pokerkit writes them (:func:`_canonical_lists`), flat, and their count per list."""
+    lo = np.searchsorted(text.quotes, start)
+    count = np.searchsorted(text.quotes, end) - lo
+    quotes = text.quotes[_ranges(lo, count)]
+    return text.spans(quotes[0::2] + 1, quotes[1::2]), (count // 2).astype(np.int64)
 
 
 def _mask(flags: pa.Array | pa.ChunkedArray) -> NDArray[np.bool_]:
@@ -670,24 +964,13 @@ def _mask(flags: pa.Array | pa.ChunkedArray) -> NDArray[np.bool_]:
     return mask
 
 
-def _optional(values: pa.Array, at: np.ndarray) -> pa.Array:
-    """The values at ``at``, null where ``at`` is -1."""
-    taken = values.take(pa.array(np.maximum(at, 0))) if len(values) else pa.nulls(len(at), pa.string())
-    return pc.if_else(pa.array(at >= 0), taken, pa.scalar(None, pa.string()))
-
-
 def _inner(lists: pa.Array) -> pa.Array:
     """The text between the brackets and outer quotes of one-line string lists."""
     return pc.replace_substring_regex(lists, r"""^\[ *['"]?|['"]? *,? *\]$""", "")
 
 
-def _string_lists(lists: pa.Array, *, canonical: bool = False) -> tuple[pa.Array, np.ndarray]:
+def _string_lists(lists: pa.Array) -> tuple[pa.Array, np.ndarray]:
     """Items of one-line lists of plain strings, flat, and their count per list."""
-    if canonical:
-        # As pokerkit writes them: ['a', 'b']; plain slicing and splitting.
-        parts = pc.split_pattern(pc.utf8_slice_codeunits(lists, 2, -2), "', '")
-        counts = pc.list_value_length(parts).to_numpy(zero_copy_only=False).astype(np.int64)
-        return pc.list_flatten(parts), counts
     inner = _inner(lists)
     empty = _mask(pc.equal(inner, ""))
     parts = pc.split_pattern_regex(pc.if_else(pa.array(empty), pa.scalar(None, pa.string()), inner),
