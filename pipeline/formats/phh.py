@@ -1852,40 +1852,21 @@ def split_actions(texts: pa.Array, counts: NDArray[np.int64]) -> Actions:
             written, texts = written.filter(kept), texts.filter(kept)
             hand = hand[_mask(kept)]
             counts = np.bincount(hand, minlength=len(counts)).astype(np.int64)
+    # From here words are parted by single spaces, and no action starts or ends with one.
     offsets, data, _ = offsets_and_data(texts)
     data = np.concatenate([data, np.zeros(_MAX_NUMBER + 4, dtype=np.uint8)])  # reads past an end stay in
-    n = len(offsets) - 1
     start, end = offsets[:-1].astype(np.int64), offsets[1:].astype(np.int64)
-    spaces = np.flatnonzero(data[offsets[0]:offsets[-1]] == ord(" ")) + offsets[0] if n else \
-        np.zeros(0, dtype=np.int64)
-    owner = np.searchsorted(offsets, spaces, side="right") - 1
-    words = np.bincount(owner, minlength=n) + 1
-    rank = np.arange(len(spaces)) - (np.cumsum(words - 1) - (words - 1))[owner]
-    cuts = np.repeat(end[:, None], 3, axis=1)
-    early = rank < 3
-    cuts[owner[early], rank[early]] = spaces[early]
-    starts = [start, cuts[:, 0] + 1, cuts[:, 1] + 1, cuts[:, 2] + 1]
-    lengths = [cuts[:, 0] - start, cuts[:, 1] - starts[1], cuts[:, 2] - starts[2], end - starts[3]]
-    lengths = [np.where(words > i, length, -1) for i, length in enumerate(lengths)]
+    cuts, words = _spaces(data, start, end)
+    starts = [start, cuts[0] + 1, cuts[1] + 1, cuts[2] + 1]
+    lengths = [cuts[0] - start, cuts[1] - starts[1], cuts[2] - starts[2], end - starts[3]]  # -1: no such word
     understood = (words <= 4) & (lengths[0] > 0) & (lengths[1] > 0)
-    for i in range(2, 4):
-        understood &= lengths[i] != 0  # no empty word: a double space
+    understood &= (lengths[2] != 0) & (lengths[3] != 0)  # no empty word: a double space
     dealer = (lengths[0] == 1) & (data[start] == ord("d"))
     player = _seat(data, starts[0], lengths[0])
     actor = np.where(dealer, 0, player)
     understood &= dealer | (player > 0)
-    verb_length = lengths[1]
-    key = np.zeros(n, dtype=np.int64)
-    letters = verb_length > 0
-    for i in range(3):
-        byte = data[starts[1] + i].astype(np.int64)
-        inside = verb_length > i
-        letters &= ~inside | ((byte >= ord("a")) & (byte <= ord("z")))
-        key |= np.where(inside, byte, 0) << (8 * i)
-    understood &= letters & (verb_length <= 3)
-    verb = np.full(n, OTHER, dtype=np.int64)
-    for name, code in _VERBS.items():
-        verb[key == int.from_bytes(name.encode(), "little")] = code
+    verb, letters = _verbs(data, starts[1], lengths[1])
+    understood &= letters
     # A third word pN is the player dealt to; the word after it, or else the third, the argument.
     third = _seat(data, starts[2], lengths[2])
     has_target = (lengths[2] > 0) & (data[starts[2]] == ord("p")) & ((lengths[3] > 0) | (verb == DH))
@@ -1894,7 +1875,7 @@ def split_actions(texts: pa.Array, counts: NDArray[np.int64]) -> Actions:
     understood &= has_target | (words <= 3)
     arg_start = np.where(has_target, starts[3], starts[2])
     arg_length = np.maximum(np.where(has_target, lengths[3], lengths[2]), 0)
-    amount = np.full(n, np.nan)
+    amount = np.full(len(start), np.nan)
     bets = np.flatnonzero(verb == CBR)
     amount[bets] = _numbers(data, arg_start[bets], arg_length[bets])
     return Actions(texts=written, hand=hand, understood=understood, actor=actor, verb=verb, target=target,
@@ -1919,19 +1900,98 @@ def _untidy(texts: pa.Array) -> bool:
     return bool(space[starts].any() or space[starts + lengths - 1].any())
 
 
+def _spaces(data: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """The first three spaces of every action (at its end where it has fewer), and its words.
+
+    No action starts with a space; an action may be empty.  The spaces and
+    the starts of all actions are found in one pass over the bytes: an
+    action's spaces are the positions listed after its start.
+
+    Parameters
+    ----------
+    data : ndarray of shape (bytes,), dtype uint8
+        The bytes of the actions, with at least one byte past the last.
+    start, end : ndarray of shape (n,), dtype int64
+        Where each action begins and ends in ``data``.
+
+    Returns
+    -------
+    cuts : list of three ndarrays of shape (n,), dtype int64
+        Positions in ``data``.
+    words : ndarray of shape (n,), dtype int64
+        The spaces of each action plus one (0 for an empty action but the last).
+
+    Examples
+    --------
+    >>> data = np.frombuffer(b"p1 ccd db AcKdp2 f\\0", dtype=np.uint8)
+    >>> cuts, words = _spaces(data, np.array([0, 5, 5, 14]), np.array([5, 5, 14, 18]))
+    >>> [cut.tolist() for cut in cuts], words.tolist()
+    ([[2, 5, 6, 16], [5, 5, 9, 18], [5, 5, 14, 18]], [2, 0, 3, 2])
+    """
+    n = len(start)
+    if not n:
+        return [np.zeros(0, dtype=np.int64)] * 3, np.zeros(0, dtype=np.int64)
+    first, last = int(start[0]), int(end[-1])
+    marked = data[first:last + 1] == ord(" ")
+    marked[start - first] = True
+    at = np.flatnonzero(marked)
+    at += first
+    entry = np.flatnonzero(data[at] != ord(" "))  # the starts, in order
+    if len(entry) < n:  # an empty action starts where the next one does
+        entry = entry[np.concatenate([[0], np.cumsum(start[1:] != start[:-1])])]
+    words = np.diff(entry, append=len(at))
+    # A position listed after the action's spaces is the start of a later action: at or past its end.
+    at = np.concatenate([at, np.full(3, last)])
+    return [np.minimum(at[entry + k], end) for k in range(1, 4)], words
+
+
 def _seat(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """'pN' (N of one or two digits) -> N, anything else -> -1."""
-    first = data[start + 1].astype(np.int64) - ord("0")
-    second = data[start + 2].astype(np.int64) - ord("0")
-    digit1 = (first >= 0) & (first <= 9)
-    digit2 = (second >= 0) & (second <= 9)
-    seat = np.where(length == 2, first, first * 10 + second)
-    fine = (data[start] == ord("p")) & digit1 & ((length == 2) | ((length == 3) & digit2))
-    return np.where(fine & (seat > 0), seat, -1)
+    """'pN' (N of one or two digits) -> N, anything else -> -1, as int64.
+
+    >>> data = np.frombuffer(b"p3 p12 p0 px p123 d\\0\\0", dtype=np.uint8)
+    >>> _seat(data, np.array([0, 3, 7, 10, 13, 18]), np.array([2, 3, 2, 2, 4, 1])).tolist()
+    [3, 12, -1, -1, -1, -1]
+    """
+    first = data[start + 1] - ord("0")  # uint8: a byte below '0' wraps past 9
+    second = data[start + 2] - ord("0")
+    two = length == 2
+    fine = (data[start] == ord("p")) & (first <= 9) & (two | ((length == 3) & (second <= 9)))
+    seat: NDArray[np.int64] = np.where(two, first, first * 10 + second).astype(np.int64)  # <= 99 if fine
+    seat[~fine | (seat == 0)] = -1
+    return seat
+
+
+def _verbs(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The verb code of every word (:data:`OTHER` for none), and whether it is 1 to 3 lower-case letters.
+
+    >>> data = np.frombuffer(b"cbr cc f Cc sm\\0\\0\\0", dtype=np.uint8)
+    >>> verb, letters = _verbs(data, np.array([0, 4, 7, 9, 12]), np.array([3, 2, 1, 2, 2]))
+    >>> verb.tolist() == [CBR, CC, FOLD, OTHER, SM], letters.tolist()
+    (True, [True, True, True, False, True])
+    """
+    letters = (length > 0) & (length <= 3)
+    key = np.zeros(len(start), dtype=np.int32)
+    for i in range(3):
+        inside = length > i
+        byte = data[start + i]
+        letters &= ~inside | (byte - ord("a") <= ord("z") - ord("a"))  # uint8: below 'a' wraps
+        key |= (byte * inside).astype(np.int32) << (8 * i)
+    verb = np.full(len(start), OTHER, dtype=np.int64)
+    for name, code in _VERBS.items():
+        verb[key == int.from_bytes(name.encode(), "little")] = code
+    return verb, letters
+
+
+#: 10 ** k for k digits of a whole amount: below 2 ** 53, exact in float64.
+_POWERS_OF_TEN = 10 ** np.arange(16, dtype=np.int64)
 
 
 def _numbers(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
     """Words of digits with at most one inner '.' read as float64; NaN for anything else.
+
+    A whole number of up to 15 digits is read as an integer, exact; any
+    other as the sum of its digits times powers of ten, column by column
+    over a matrix as wide as the longest word.
 
     >>> text = np.frombuffer(b"225 12.5 1e3 .5 7", dtype=np.uint8)
     >>> _numbers(np.append(text, np.zeros(32, np.uint8)), np.array([0, 4, 9, 13, 16]),
@@ -1944,18 +2004,25 @@ def _numbers(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndar
     if not n or not width:
         return values
     columns = np.arange(width)
-    matrix = data[start[:, None] + columns].astype(np.int64)
+    matrix = data[start[:, None] + columns]
     inside = columns < length[:, None]
-    digit = matrix - ord("0")
-    is_digit = (digit >= 0) & (digit <= 9) & inside
+    digit = matrix - ord("0")  # uint8: a byte below '0' wraps past 9
+    is_digit = (digit <= 9) & inside
     is_dot = (matrix == ord(".")) & inside
     dots = is_dot.sum(axis=1)
     point = np.where(dots > 0, is_dot.argmax(axis=1), length)
     fine = (length > 0) & (length <= _MAX_NUMBER) & ((is_digit | is_dot) == inside).all(axis=1) \
         & (dots <= 1) & (point > 0) & ~((dots > 0) & (point >= length - 1))
-    power = np.where(columns < point[:, None], point[:, None] - 1 - columns, point[:, None] - columns)
-    value = (np.where(is_digit, digit, 0) * 10.0 ** power).sum(axis=1)
-    values[fine] = value[fine]
+    # Any sum of the digits' values is exact for these: read them as integers.
+    whole = fine & (dots == 0) & (length < len(_POWERS_OF_TEN))
+    digit *= is_digit
+    power = np.maximum(length[:, None] - 1 - columns, 0)
+    values[whole] = (digit[whole] * _POWERS_OF_TEN[power[whole]]).sum(axis=1)
+    other = np.flatnonzero(fine & ~whole)
+    if len(other):  # the sum's order follows the width: the same matrix as ever for the same values
+        point = point[other, None]
+        power = np.where(columns < point, point - 1 - columns, point - columns)
+        values[other] = (digit[other] * 10.0 ** power).sum(axis=1)
     return values
 
 
