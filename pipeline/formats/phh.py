@@ -1263,11 +1263,17 @@ def call_levels(verb: NDArray[np.int64], amount: NDArray[np.float64], street: ND
         -inf where nothing was bet before on the street.
     """
     segment = hand * _MAX_STREETS + street
-    bet = np.where(verb == CBR, amount, -np.inf)
-    level = _running_max_before(bet, segment)
-    preflop: NDArray[np.float64] = np.where(street == 0, np.maximum(level, posted_blind.max(axis=1)[hand]),
-                                            level)
-    return preflop
+    is_bet = verb == CBR
+    bets = np.flatnonzero(is_bet)
+    # The largest bet through each bet, read at every action after it: the last bet before it.
+    through = _running_max(amount[bets], segment[bets])
+    last = np.cumsum(is_bet) - is_bet - 1
+    level = np.full(len(verb), -np.inf)
+    after = np.flatnonzero(last >= 0)
+    after = after[segment[bets[last[after]]] == segment[after]]
+    level[after] = through[last[after]]
+    np.maximum(level, posted_blind.max(axis=1)[hand], out=level, where=street == 0)
+    return level
 
 
 def contributions(actions: Actions, players: NDArray[np.int64], street: NDArray[np.int64],
@@ -1784,24 +1790,24 @@ def to_batch(hands: Hands, replayed: Replay, path: str | Mapping[int, str]) -> B
     return Batch(table, hands.ordinal[keep], hands.line[keep], unreadable, counts=replayed.counts)
 
 
-def _running_max_before(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
-    """Maximum of the earlier values of each value's segment, -inf for the first.
+def _running_max(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
+    """Maximum of the values of each value's segment so far, itself included; NaN is the largest.
 
-    ``segment`` is non-decreasing.  Values are replaced by their rank so that
-    one accumulate over ``segment * ranks + rank`` never mixes segments.
+    ``segment`` is non-decreasing.  Each pass doubles the span taken in, so
+    that a segment of k values takes log2(k) passes.
 
-    >>> _running_max_before(np.array([1., 5., 2., 7., 3.]), np.array([0, 0, 0, 1, 1])).tolist()
-    [-inf, 1.0, 5.0, -inf, 7.0]
+    >>> _running_max(np.array([1., 5., 2., 7., 3., np.nan, 4.]), np.array([0, 0, 0, 1, 1, 2, 2])).tolist()
+    [1.0, 5.0, 5.0, 7.0, 7.0, nan, nan]
     """
-    if not len(values):
-        return values.copy()
-    unique, rank = np.unique(values, return_inverse=True)
-    width = len(unique)
-    running = np.maximum.accumulate(segment.astype(np.int64) * width + rank) - segment * width
-    before = np.full(len(values), -np.inf)
-    same = segment[1:] == segment[:-1]
-    before[1:][same] = unique[running[:-1][same]]
-    return before
+    running = values.copy()
+    step = 1
+    while step < len(values):
+        same = segment[step:] == segment[:-step]
+        if not same.any():
+            break
+        running[step:] = np.where(same, np.maximum(running[step:], running[:-step]), running[step:])
+        step *= 2
+    return running
 
 
 _MAX_NUMBER = 24  # characters of an amount
