@@ -1090,17 +1090,25 @@ def hole_cards(code: NDArray[np.uint8], owner: NDArray[np.int64], actions: Actio
     """
     holes = np.full((hands, _SEATS, 2), _NO_CARD, dtype=np.uint8)
     shown_cards = np.full((hands, _SEATS, 2), _NO_CARD, dtype=np.uint8)
+    verb = actions.verb[owner]
     for which, grid, player in ((DH, holes, actions.target), (SM, shown_cards, actions.actor)):
-        mine = actions.verb[owner] == which
+        mine = verb == which
         acts = owner[mine][::2]
-        grid[actions.hand[acts], np.minimum(player[acts], _SEATS) - 1] = code[mine].reshape(-1, 2)
-    dealt_known: NDArray[np.bool_] = np.all(holes < _UNKNOWN_CARD, axis=2)
-    shown_known: NDArray[np.bool_] = np.all(shown_cards < _UNKNOWN_CARD, axis=2)
-    differ = dealt_known & shown_known & (np.sort(holes, axis=2) != np.sort(shown_cards, axis=2)).any(axis=2)
+        # Seat -1 (a dealer's show) is the last seat of its hand, as a negative index is.
+        seat = (np.minimum(player[acts], _SEATS) - 1) % _SEATS
+        # A seat's two cards as one uint16: one item a seat, not a row of two.
+        grid.view(np.uint16).reshape(-1)[actions.hand[acts] * _SEATS + seat] = code[mine].view(np.uint16)
+    (dealt, dealt_too), (shown, shown_too) = np.moveaxis(holes, 2, 0), np.moveaxis(shown_cards, 2, 0)
+    shown_known = (shown < _UNKNOWN_CARD) & (shown_too < _UNKNOWN_CARD)
+    # Two pairs are the same cards when their lower and their higher codes are.
+    differ = shown_known & (dealt < _UNKNOWN_CARD) & (dealt_too < _UNKNOWN_CARD) & (
+        (np.minimum(dealt, dealt_too) != np.minimum(shown, shown_too))
+        | (np.maximum(dealt, dealt_too) != np.maximum(shown, shown_too)))
     rows, seats = np.nonzero(differ)
     rejections.reject(rows, lambda i, row: f"p{seats[i] + 1} shows {_cards_of(shown_cards[row, seats[i]])}, "
                                            f"dealt {_cards_of(holes[row, seats[i]])}")
-    known: NDArray[np.uint8] = np.where(shown_known[:, :, None], shown_cards, holes)
+    known: NDArray[np.uint8] = np.where(shown_known, shown_cards.view(np.uint16)[:, :, 0],
+                                        holes.view(np.uint16)[:, :, 0]).view(np.uint8).reshape(holes.shape)
     return known
 
 
