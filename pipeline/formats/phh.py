@@ -49,8 +49,8 @@ import re
 import threading
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from functools import partial
+from dataclasses import dataclass, field
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -919,6 +919,8 @@ class Actions:
     amount: NDArray[np.float64]
     data: NDArray[np.uint8]
     counts: NDArray[np.int64]
+    _mine: tuple[NDArray[np.int64], NDArray[np.bool_]] | None = field(default=None, init=False, repr=False,
+                                                                     compare=False)
 
     @property
     def shows_dealt(self) -> NDArray[np.bool_]:
@@ -934,15 +936,25 @@ class Actions:
         return mucks
 
     def by_player(self, players: NDArray[np.int64]) -> NDArray[np.bool_]:
-        """(n,) bool: an understood action of a player seated in its hand (``players`` per hand)."""
-        mine: NDArray[np.bool_] = self.understood & (self.actor >= 1) & (self.actor <= players[self.hand])
-        return mine
+        """(n,) bool: an understood action of a player seated in its hand (``players`` per hand).
 
-    @property
+        Worked out once for the same ``players`` (several steps ask): not to be modified.
+        """
+        if self._mine is None or self._mine[0] is not players:
+            self._mine = (players, self.understood & (self.actor >= 1) & (self.actor <= players[self.hand]))
+        return self._mine[1]
+
+    @cached_property
     def seat(self) -> NDArray[np.int64]:
         """(n,) int64: the actor's seat from 0, clipped into the seats so that it can index them."""
         seat: NDArray[np.int64] = np.clip(self.actor - 1, 0, _SEATS - 1)
         return seat
+
+    @cached_property
+    def slot(self) -> NDArray[np.int64]:
+        """(n,) int64: the actor's place in a flat (hands, seats) array, ``hand * seats + seat``."""
+        slot: NDArray[np.int64] = self.hand * _SEATS + self.seat
+        return slot
 
 
 def check_actions(actions: Actions, players: NDArray[np.int64], rejections: Rejections) -> None:
@@ -1214,10 +1226,10 @@ def check_folded(actions: Actions, players: NDArray[np.int64], rejections: Rejec
     """
     mine = actions.by_player(players) & (actions.verb != OTHER)
     position = np.arange(len(mine))
-    first_fold = np.full((len(players), _SEATS), len(mine), dtype=np.int64)
+    first_fold = np.full(len(players) * _SEATS, len(mine), dtype=np.int64)  # by slot
     folds = np.flatnonzero(mine & (actions.verb == FOLD))
-    np.minimum.at(first_fold, (actions.hand[folds], actions.seat[folds]), folds)
-    after = mine & (position > first_fold[actions.hand, actions.seat])
+    np.minimum.at(first_fold, actions.slot[folds], folds)
+    after = mine & (position > first_fold[actions.slot])
     rejections.reject_actions(actions, after, lambda a: f"p{actions.actor[a]} acts after folding")
 
 
@@ -1317,22 +1329,22 @@ def contributions(actions: Actions, players: NDArray[np.int64], street: NDArray[
     ndarray of shape (hands, seats), dtype float64
         Antes included.
     """
-    hand, seat, verb = actions.hand, actions.seat, actions.verb
-    playing = actions.by_player(players) & ((verb == CBR) | (verb == CC))
+    verb = actions.verb
+    playing = np.flatnonzero(actions.by_player(players) & ((verb == CBR) | (verb == CC)))
+    slot, bet, on_street = actions.slot[playing], verb[playing] == CBR, street[playing]
+    wanted = np.where(bet, actions.amount[playing], level[playing])
+    tolerance = _tolerance(stack)[actions.hand[playing]]
     contributed = posted_ante.copy()
-    tolerance = _tolerance(stack)
     beyond = np.zeros(len(verb), dtype=bool)
     caps = np.zeros(len(verb))
     # A street at a time: its cap is what the earlier streets left.
     for s in range(int(street.max(initial=0)) + 1):
         committed = posted_blind.copy() if s == 0 else np.zeros_like(contributed)
-        behind = stack - contributed
-        acts = np.flatnonzero(playing & (street == s))
-        cap = behind[hand[acts], seat[acts]]
-        wanted = np.where(verb[acts] == CBR, actions.amount[acts], level[acts])
-        beyond[acts] = (verb[acts] == CBR) & (wanted > cap + tolerance[hand[acts]])
-        caps[acts] = cap
-        np.maximum.at(committed, (hand[acts], seat[acts]), np.minimum(wanted, cap))
+        acts = np.flatnonzero(on_street == s)  # of the playing actions
+        cap = (stack - contributed).reshape(-1)[slot[acts]]
+        beyond[playing[acts]] = bet[acts] & (wanted[acts] > cap + tolerance[acts])
+        caps[playing[acts]] = cap
+        np.maximum.at(committed.reshape(-1), slot[acts], np.minimum(wanted[acts], cap))
         contributed += committed
     if rejections is not None:
         rejections.reject_actions(actions, beyond, lambda a: f"bet {actions.amount[a]:g} beyond the stack "
@@ -1396,7 +1408,7 @@ def live_players(actions: Actions, players: NDArray[np.int64],
     """
     folded = np.zeros(seated.shape, dtype=bool)
     folds = np.flatnonzero(actions.by_player(players) & (actions.verb == FOLD))
-    folded[actions.hand[folds], actions.seat[folds]] = True
+    folded.reshape(-1)[actions.slot[folds]] = True
     live: NDArray[np.bool_] = seated & ~folded
     return live
 
@@ -1423,7 +1435,7 @@ def mucked_players(actions: Actions, players: NDArray[np.int64],
     """
     mucked = np.zeros(live.shape, dtype=bool)
     mucks = np.flatnonzero(actions.by_player(players) & actions.mucks)
-    mucked[actions.hand[mucks], actions.seat[mucks]] = True
+    mucked.reshape(-1)[actions.slot[mucks]] = True
     mucked &= live
     return mucked
 
