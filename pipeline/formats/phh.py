@@ -890,10 +890,10 @@ class Actions:
         The row of the action's hand in its group (non-decreasing).
     understood : ndarray of shape (n,), dtype bool
         The action has the shape ``ACTOR VERB [pN] [ARG]``.
-    actor, target : ndarray of shape (n,), dtype int64
+    actor, target : ndarray of shape (n,), dtype int8
         Player numbers from 1: the actor (0 for the dealer ``d``), the player
         dealt to by ``d dh pN`` (0 for none); -1 for a word that is no player.
-    verb : ndarray of shape (n,), dtype int64
+    verb : ndarray of shape (n,), dtype int8
         A verb code, :data:`DH` ... :data:`SM`, or :data:`OTHER`.
     arg_start, arg_length : ndarray of shape (n,), dtype int64
         Where the argument (cards or an amount) lies in ``data``; length 0
@@ -911,9 +911,9 @@ class Actions:
     texts: pa.Array
     hand: NDArray[np.int64]
     understood: NDArray[np.bool_]
-    actor: NDArray[np.int64]
-    verb: NDArray[np.int64]
-    target: NDArray[np.int64]
+    actor: NDArray[np.int8]
+    verb: NDArray[np.int8]
+    target: NDArray[np.int8]
     arg_start: NDArray[np.int64]
     arg_length: NDArray[np.int64]
     amount: NDArray[np.float64]
@@ -945,9 +945,9 @@ class Actions:
         return self._mine[1]
 
     @cached_property
-    def seat(self) -> NDArray[np.int64]:
-        """(n,) int64: the actor's seat from 0, clipped into the seats so that it can index them."""
-        seat: NDArray[np.int64] = np.clip(self.actor - 1, 0, _SEATS - 1)
+    def seat(self) -> NDArray[np.int8]:
+        """(n,) int8: the actor's seat from 0, clipped into the seats so that it can index them."""
+        seat: NDArray[np.int8] = np.clip(self.actor - 1, 0, _SEATS - 1)
         return seat
 
     @cached_property
@@ -1143,12 +1143,12 @@ def check_dealt_twice(board: NDArray[np.uint8], holes: NDArray[np.uint8], reject
     rejections.reject(twice, lambda _, row: f"card {_twice(every[row])} is dealt twice")
 
 
-def streets(verb: NDArray[np.int64], hand: NDArray[np.int64], counts: NDArray[np.int64]) -> NDArray[np.int64]:
+def streets(verb: NDArray[np.int8], hand: NDArray[np.int64], counts: NDArray[np.int64]) -> NDArray[np.int64]:
     """The street of every action: the board deals before it in its hand.
 
     Parameters
     ----------
-    verb : ndarray of shape (n,), dtype int64
+    verb : ndarray of shape (n,), dtype int8
         Verb codes of the actions of a group, hand after hand.
     hand : ndarray of shape (n,), dtype int64
         The hand of each action (non-decreasing).
@@ -1262,7 +1262,7 @@ def posted_forced_bets(stack: NDArray[np.float64], ante: NDArray[np.float64], bl
     return posted_ante, posted_blind
 
 
-def call_levels(verb: NDArray[np.int64], amount: NDArray[np.float64], street: NDArray[np.int64],
+def call_levels(verb: NDArray[np.int8], amount: NDArray[np.float64], street: NDArray[np.int64],
                 hand: NDArray[np.int64], posted_blind: NDArray[np.float64]) -> NDArray[np.float64]:
     """The level a call matches at every action: the largest bet before it on its street.
 
@@ -1270,8 +1270,10 @@ def call_levels(verb: NDArray[np.int64], amount: NDArray[np.float64], street: ND
 
     Parameters
     ----------
-    verb, street, hand : ndarray of shape (n,), dtype int64
-        The verb codes, streets (:func:`streets`) and hands of the actions.
+    verb : ndarray of shape (n,), dtype int8
+        The verb codes of the actions.
+    street, hand : ndarray of shape (n,), dtype int64
+        The streets (:func:`streets`) and hands of the actions.
     amount : ndarray of shape (n,), dtype float64
         The amount of each ``cbr`` (a bet or raise *to* that total on the street).
     posted_blind : ndarray of shape (hands, seats), dtype float64
@@ -1936,7 +1938,7 @@ def _spaces(data: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[list[
     Parameters
     ----------
     data : ndarray of shape (bytes,), dtype uint8
-        The bytes of the actions, with at least one byte past the last.
+        The bytes of the actions, then at least four bytes that are not spaces.
     start, end : ndarray of shape (n,), dtype int64
         Where each action begins and ends in ``data``.
 
@@ -1949,7 +1951,7 @@ def _spaces(data: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[list[
 
     Examples
     --------
-    >>> data = np.frombuffer(b"p1 ccd db AcKdp2 f\\0", dtype=np.uint8)
+    >>> data = np.frombuffer(b"p1 ccd db AcKdp2 f\\0\\0\\0\\0", dtype=np.uint8)
     >>> cuts, words = _spaces(data, np.array([0, 5, 5, 14]), np.array([5, 5, 14, 18]))
     >>> [cut.tolist() for cut in cuts], words.tolist()
     ([[2, 5, 6, 16], [5, 5, 9, 18], [5, 5, 14, 18]], [2, 0, 3, 2])
@@ -1958,21 +1960,22 @@ def _spaces(data: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[list[
     if not n:
         return [np.zeros(0, dtype=np.int64)] * 3, np.zeros(0, dtype=np.int64)
     first, last = int(start[0]), int(end[-1])
-    marked = data[first:last + 1] == ord(" ")
+    # Three starts past the last action, so that every action is followed by three listed positions.
+    marked = data[first:last + 4] == ord(" ")
     marked[start - first] = True
+    marked[-3:] = True
     at = np.flatnonzero(marked)
     at += first
     entry = np.flatnonzero(data[at] != ord(" "))  # the starts, in order
-    if len(entry) < n:  # an empty action starts where the next one does
-        entry = entry[np.concatenate([[0], np.cumsum(start[1:] != start[:-1])])]
-    words = np.diff(entry, append=len(at))
+    if len(entry) < n + 3:  # an empty action starts where the next one does
+        entry = np.concatenate([entry[np.concatenate([[0], np.cumsum(start[1:] != start[:-1])])], entry[-3:]])
+    words = np.diff(entry[:n + 1])
     # A position listed after the action's spaces is the start of a later action: at or past its end.
-    at = np.concatenate([at, np.full(3, last)])
-    return [np.minimum(at[entry + k], end) for k in range(1, 4)], words
+    return [np.minimum(at[entry[:n] + k], end) for k in range(1, 4)], words
 
 
 def _seat(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """'pN' (N of one or two digits) -> N, anything else -> -1, as int64.
+    """'pN' (N of one or two digits) -> N, anything else -> -1, as int8.
 
     >>> data = np.frombuffer(b"p3 p12 p0 px p123 d\\0\\0", dtype=np.uint8)
     >>> _seat(data, np.array([0, 3, 7, 10, 13, 18]), np.array([2, 3, 2, 2, 4, 1])).tolist()
@@ -1982,7 +1985,7 @@ def _seat(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray
     second = data[start + 2] - ord("0")
     two = length == 2
     fine = (data[start] == ord("p")) & (first <= 9) & (two | ((length == 3) & (second <= 9)))
-    seat: NDArray[np.int64] = np.where(two, first, first * 10 + second).astype(np.int64)  # <= 99 if fine
+    seat: NDArray[np.int8] = np.where(two, first, first * 10 + second).view(np.int8)  # <= 99 if fine
     seat[~fine | (seat == 0)] = -1
     return seat
 
@@ -2002,22 +2005,23 @@ def _verbs(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> tuple[np.
         byte = data[start + i]
         letters &= ~inside | (byte - ord("a") <= ord("z") - ord("a"))  # uint8: below 'a' wraps
         key |= (byte * inside).astype(np.int32) << (8 * i)
-    verb = np.full(len(start), OTHER, dtype=np.int64)
+    verb = np.full(len(start), OTHER, dtype=np.int8)
     for name, code in _VERBS.items():
         verb[key == int.from_bytes(name.encode(), "little")] = code
     return verb, letters
 
 
-#: 10 ** k for k digits of a whole amount: below 2 ** 53, exact in float64.
-_POWERS_OF_TEN = 10 ** np.arange(16, dtype=np.int64)
+#: The most digits of a whole amount read as an integer: below 2 ** 53, exact in float64.
+_EXACT_DIGITS = 15
 
 
 def _numbers(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
     """Words of digits with at most one inner '.' read as float64; NaN for anything else.
 
-    A whole number of up to 15 digits is read as an integer, exact; any
-    other as the sum of its digits times powers of ten, column by column
-    over a matrix as wide as the longest word.
+    The words are checked a column (a character) at a time.  A whole number
+    of up to 15 digits is read digit by digit, exact; any other as the sum
+    of its digits times powers of ten over a matrix as wide as the longest
+    word (the order of that sum follows the width).
 
     >>> text = np.frombuffer(b"225 12.5 1e3 .5 7", dtype=np.uint8)
     >>> _numbers(np.append(text, np.zeros(32, np.uint8)), np.array([0, 4, 9, 13, 16]),
@@ -2029,26 +2033,31 @@ def _numbers(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndar
     values = np.full(n, np.nan)
     if not n or not width:
         return values
-    columns = np.arange(width)
-    matrix = data[start[:, None] + columns]
-    inside = columns < length[:, None]
-    digit = matrix - ord("0")  # uint8: a byte below '0' wraps past 9
-    is_digit = (digit <= 9) & inside
-    is_dot = (matrix == ord(".")) & inside
-    dots = is_dot.sum(axis=1)
-    point = np.where(dots > 0, is_dot.argmax(axis=1), length)
-    fine = (length > 0) & (length <= _MAX_NUMBER) & ((is_digit | is_dot) == inside).all(axis=1) \
-        & (dots <= 1) & (point > 0) & ~((dots > 0) & (point >= length - 1))
-    # Any sum of the digits' values is exact for these: read them as integers.
-    whole = fine & (dots == 0) & (length < len(_POWERS_OF_TEN))
-    digit *= is_digit
-    power = np.maximum(length[:, None] - 1 - columns, 0)
-    values[whole] = (digit[whole] * _POWERS_OF_TEN[power[whole]]).sum(axis=1)
-    other = np.flatnonzero(fine & ~whole)
-    if len(other):  # the sum's order follows the width: the same matrix as ever for the same values
-        point = point[other, None]
-        power = np.where(columns < point, point - 1 - columns, point - columns)
-        values[other] = (digit[other] * 10.0 ** power).sum(axis=1)
+    fine = (length > 0) & (length <= _MAX_NUMBER)
+    dots = np.zeros(n, dtype=np.int8)
+    point = length.copy()  # where the first dot is, the length without one
+    whole = np.zeros(n)
+    for column in range(width):
+        byte = data[start + column]
+        inside = column < length
+        dot = (byte == ord(".")) & inside
+        digit = byte - ord("0")  # uint8: a byte below '0' wraps past 9
+        fine &= ~inside | dot | (digit <= 9)
+        point[dot & (dots == 0)] = column
+        dots += dot
+        whole = np.where(inside, whole * 10 + digit, whole)
+    fine &= (dots <= 1) & (point > 0) & ~((dots > 0) & (point >= length - 1))
+    exact = fine & (dots == 0) & (length <= _EXACT_DIGITS)
+    values[exact] = whole[exact]
+    other = np.flatnonzero(fine & ~exact)
+    if len(other):
+        columns = np.arange(width)
+        matrix = data[start[other, None] + columns].astype(np.int64)
+        digits = np.where((matrix >= ord("0")) & (matrix <= ord("9")) & (columns < length[other, None]),
+                          matrix - ord("0"), 0)
+        at = point[other, None]
+        power = np.where(columns < at, at - 1 - columns, at - columns)
+        values[other] = (digits * 10.0 ** power).sum(axis=1)
     return values
 
 
