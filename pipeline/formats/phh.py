@@ -742,6 +742,10 @@ def _padded(values: np.ndarray, lengths: np.ndarray, fill: float = 0.0) -> np.nd
     hands = len(lengths)
     out = np.full((hands, _SEATS), fill)
     counts = np.maximum(lengths, 0)
+    if counts.max(initial=0) <= _SEATS:  # every value has a seat: one flat index, row * seats + index
+        shift = np.arange(hands) * _SEATS - (np.cumsum(counts) - counts)
+        out.reshape(-1)[np.arange(len(values)) + np.repeat(shift, counts)] = values
+        return out
     starts = np.cumsum(counts) - counts
     index = np.arange(counts.sum()) - np.repeat(starts, counts)
     rows = np.repeat(np.arange(hands), counts)
@@ -855,7 +859,9 @@ def check_fields(hands: Hands, rejections: Rejections) -> Fields:
     Fields
         The variant, number of players and per-seat numbers of every hand.
     """
-    variant = np.array([v if v is not None else "" for v in hands.variant], dtype=object)
+    variant = np.array(hands.variant, dtype=object)
+    if None in hands.variant:
+        variant[variant == None] = ""  # noqa: E711 (elementwise)
     wrong = np.flatnonzero(~np.isin(variant, VARIANTS))
     rejections.reject(wrong, lambda _, row: f"variant {variant[row]!r} is not Texas hold'em "
                                             f"({' or '.join(VARIANTS)})")
@@ -1015,9 +1021,10 @@ def card_codes(actions: Actions, rejections: Rejections) -> tuple[NDArray[np.uin
     verb, arg_length, data = actions.verb, actions.arg_length, actions.data
     carded = actions.understood & ((verb == DH) | (verb == DB) | ((verb == SM) & (arg_length > 0)))
     carded &= ~actions.shows_dealt  # 'sm -': the cards are those dealt
-    rejections.reject_actions(actions, carded & ((arg_length % 2 == 1) | (arg_length == 0)),
+    odd = (arg_length & 1).astype(bool)
+    rejections.reject_actions(actions, carded & (odd | (arg_length == 0)),
                               lambda _: "cards are two characters each")
-    carded &= (arg_length % 2 == 0) & (arg_length > 0)
+    carded &= ~odd & (arg_length > 0)
     rejections.reject_actions(actions, carded & (verb != DB) & (arg_length != 4),
                               lambda _: "hole cards are two cards")
     rejections.reject_actions(actions, carded & (verb == DB) & (arg_length > 2 * _BOARD),
