@@ -1479,7 +1479,7 @@ def cards_known(board: NDArray[np.uint8], holes: NDArray[np.uint8],
     >>> cards_known(board, holes, contesting).tolist()
     [True, False]
     """
-    dealt = (holes < cards.DECK_SIZE).all(axis=2)
+    dealt = (holes[:, :, 0] < cards.DECK_SIZE) & (holes[:, :, 1] < cards.DECK_SIZE)  # not a reduction of 2
     known: NDArray[np.bool_] = np.asarray((board < cards.DECK_SIZE).all(axis=1)
                                           & (dealt | ~contesting).all(axis=1) & contesting.any(axis=1))
     return known
