@@ -1301,7 +1301,7 @@ def call_levels(verb: NDArray[np.int8], amount: NDArray[np.float64], street: NDA
     after = np.flatnonzero(last >= 0)
     after = after[segment[bets[last[after]]] == segment[after]]
     level[after] = through[last[after]]
-    np.maximum(level, posted_blind.max(axis=1)[hand], out=level, where=street == 0)
+    np.maximum(level, _across(np.maximum, posted_blind)[hand], out=level, where=street == 0)
     return level
 
 
@@ -1480,8 +1480,9 @@ def cards_known(board: NDArray[np.uint8], holes: NDArray[np.uint8],
     [True, False]
     """
     dealt = (holes[:, :, 0] < cards.DECK_SIZE) & (holes[:, :, 1] < cards.DECK_SIZE)  # not a reduction of 2
-    known: NDArray[np.bool_] = np.asarray((board < cards.DECK_SIZE).all(axis=1)
-                                          & (dealt | ~contesting).all(axis=1) & contesting.any(axis=1))
+    known: NDArray[np.bool_] = (_across(np.logical_and, board < cards.DECK_SIZE)
+                                & _across(np.logical_and, dealt | ~contesting)
+                                & _across(np.logical_or, contesting))
     return known
 
 
@@ -1515,10 +1516,25 @@ def received_chips(stack: NDArray[np.float64], contributed: NDArray[np.float64],
     return received
 
 
+def _across(ufunc: np.ufunc, values: np.ndarray) -> np.ndarray:
+    """``ufunc.reduce(values, axis=1)`` a column at a time, for an ufunc blind to order (max, or).
+
+    numpy reduces a short last axis (the seats, the board) row by row, a
+    call for each row; a column at a time takes a call for each column.
+
+    >>> _across(np.maximum, np.array([[1., 5., 2.], [7., 3., np.nan]])).tolist()
+    [5.0, nan]
+    """
+    out = values[:, 0].copy()
+    for column in range(1, values.shape[1]):
+        ufunc(out, values[:, column], out=out)
+    return out
+
+
 def _tolerance(stack: NDArray[np.float64]) -> NDArray[np.float64]:
     """(hands,) float64: differences of chips below this are rounding, not chips."""
     finite = np.where(np.isfinite(stack), np.abs(stack), 0.0)  # an unknown (inf) stack sets no scale
-    tolerance: NDArray[np.float64] = 1e-9 * (1 + finite.max(axis=1, initial=0))
+    tolerance: NDArray[np.float64] = 1e-9 * (1 + _across(np.maximum, finite))  # finite >= 0: as initial=0
     return tolerance
 
 
@@ -1548,7 +1564,8 @@ def side_pots(live: NDArray[np.bool_], contributed: NDArray[np.float64], posted_
         False where one player or none is live.
     """
     bets = contributed - posted_ante
-    spread = np.where(live, bets, -np.inf).max(axis=1) - np.where(live, bets, np.inf).min(axis=1)
+    spread = (_across(np.maximum, np.where(live, bets, -np.inf))
+              - _across(np.minimum, np.where(live, bets, np.inf)))
     side: NDArray[np.bool_] = spread > _tolerance(stack)
     return side
 
@@ -1643,7 +1660,7 @@ def inconsistent_records(stack: NDArray[np.float64], seated: NDArray[np.bool_],
     >>> check([140., 50.], None) is None                # a rake of 10 from a pot of 100
     True
     """
-    known_stacks = np.isfinite(np.where(seated, stack, 0.0)).all(axis=1)
+    known_stacks = _across(np.logical_and, np.isfinite(np.where(seated, stack, 0.0)))
     tolerance = _tolerance(stack)
     pot = np.where(seated, contributed, 0.0).sum(axis=1)
     chips_in = pot > tolerance
@@ -1660,8 +1677,8 @@ def inconsistent_records(stack: NDArray[np.float64], seated: NDArray[np.bool_],
         (NOT_CONSERVED, use_finishing & ((rake < -tolerance) | (rake > MAX_RAKE * pot + tolerance))),
         (DISAGREE, use_finishing & has_winnings & (seated & (np.abs(from_finishing - winnings)
                                                              > tolerance[:, None])).any(axis=1)),
-        (MUCK_PAID, recorded & (paid & mucked).any(axis=1)),
-        (NOBODY_PAID, recorded & chips_in & ~(paid & contesting).any(axis=1)),
+        (MUCK_PAID, recorded & _across(np.logical_or, paid & mucked)),
+        (NOBODY_PAID, recorded & chips_in & ~_across(np.logical_or, paid & contesting)),
     )
     reason = np.full(len(stack), None, dtype=object)
     for text, found in reversed(checks):  # the first check that fails names the record
