@@ -931,8 +931,9 @@ class Actions:
     @property
     def shows_dealt(self) -> NDArray[np.bool_]:
         """(n,) bool: ``pN sm -``, showing the hole cards already dealt face up."""
-        face_up: NDArray[np.bool_] = self.understood & (self.verb == SM) & (self.arg_length == 1) \
-            & (self.data[self.arg_start] == ord("-"))
+        face_up: NDArray[np.bool_] = self.understood & (self.verb == SM) & (self.arg_length == 1)
+        shows = np.flatnonzero(face_up)  # few: read their argument only
+        face_up[shows] = self.data[self.arg_start[shows]] == ord("-")
         return face_up
 
     @property
@@ -1032,8 +1033,9 @@ def card_codes(actions: Actions, rejections: Rejections) -> tuple[NDArray[np.uin
     carded &= ((verb != DB) & (arg_length == 4)) | ((verb == DB) & (arg_length <= 2 * _BOARD))
     card_actions = np.flatnonzero(carded)
     per = arg_length[card_actions] // 2
-    begin = np.repeat(actions.arg_start[card_actions], per) + 2 * (
-        np.arange(per.sum()) - np.repeat(np.cumsum(per) - per, per))
+    # Card k of an action begins 2k bytes into its argument: k is the card's rank less the action's first.
+    first_card = np.cumsum(per) - per
+    begin = 2 * np.arange(per.sum()) + np.repeat(actions.arg_start[card_actions] - 2 * first_card, per)
     pair = data[begin].astype(np.uint16) | data[begin + 1].astype(np.uint16) << 8 if len(begin) else \
         np.zeros(0, np.uint16)
     code: NDArray[np.uint8] = cards.CODE_OF_TEXT[pair]
