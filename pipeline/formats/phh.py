@@ -49,7 +49,7 @@ import re
 import threading
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -1082,6 +1082,10 @@ def _padded(values: np.ndarray, lengths: np.ndarray, fill: float = 0.0) -> np.nd
     hands = len(lengths)
     out = np.full((hands, _SEATS), fill)
     counts = np.maximum(lengths, 0)
+    if counts.max(initial=0) <= _SEATS:  # every value has a seat: one flat index, row * seats + index
+        shift = np.arange(hands) * _SEATS - (np.cumsum(counts) - counts)
+        out.reshape(-1)[np.arange(len(values)) + np.repeat(shift, counts)] = values
+        return out
     starts = np.cumsum(counts) - counts
     index = np.arange(counts.sum()) - np.repeat(starts, counts)
     rows = np.repeat(np.arange(hands), counts)
@@ -1195,7 +1199,9 @@ def check_fields(hands: Hands, rejections: Rejections) -> Fields:
     Fields
         The variant, number of players and per-seat numbers of every hand.
     """
-    variant = np.array([v if v is not None else "" for v in hands.variant], dtype=object)
+    variant = np.array(hands.variant, dtype=object)
+    if None in hands.variant:
+        variant[variant == None] = ""  # noqa: E711 (elementwise)
     wrong = np.flatnonzero(~np.isin(variant, VARIANTS))
     rejections.reject(wrong, lambda _, row: f"variant {variant[row]!r} is not Texas hold'em "
                                             f"({' or '.join(VARIANTS)})")
@@ -1230,10 +1236,10 @@ class Actions:
         The row of the action's hand in its group (non-decreasing).
     understood : ndarray of shape (n,), dtype bool
         The action has the shape ``ACTOR VERB [pN] [ARG]``.
-    actor, target : ndarray of shape (n,), dtype int64
+    actor, target : ndarray of shape (n,), dtype int8
         Player numbers from 1: the actor (0 for the dealer ``d``), the player
         dealt to by ``d dh pN`` (0 for none); -1 for a word that is no player.
-    verb : ndarray of shape (n,), dtype int64
+    verb : ndarray of shape (n,), dtype int8
         A verb code, :data:`DH` ... :data:`SM`, or :data:`OTHER`.
     arg_start, arg_length : ndarray of shape (n,), dtype int64
         Where the argument (cards or an amount) lies in ``data``; length 0
@@ -1251,20 +1257,23 @@ class Actions:
     texts: pa.Array
     hand: NDArray[np.int64]
     understood: NDArray[np.bool_]
-    actor: NDArray[np.int64]
-    verb: NDArray[np.int64]
-    target: NDArray[np.int64]
+    actor: NDArray[np.int8]
+    verb: NDArray[np.int8]
+    target: NDArray[np.int8]
     arg_start: NDArray[np.int64]
     arg_length: NDArray[np.int64]
     amount: NDArray[np.float64]
     data: NDArray[np.uint8]
     counts: NDArray[np.int64]
+    _mine: tuple[NDArray[np.int64], NDArray[np.bool_]] | None = field(default=None, init=False, repr=False,
+                                                                     compare=False)
 
     @property
     def shows_dealt(self) -> NDArray[np.bool_]:
         """(n,) bool: ``pN sm -``, showing the hole cards already dealt face up."""
-        face_up: NDArray[np.bool_] = self.understood & (self.verb == SM) & (self.arg_length == 1) \
-            & (self.data[self.arg_start] == ord("-"))
+        face_up: NDArray[np.bool_] = self.understood & (self.verb == SM) & (self.arg_length == 1)
+        shows = np.flatnonzero(face_up)  # few: read their argument only
+        face_up[shows] = self.data[self.arg_start[shows]] == ord("-")
         return face_up
 
     @property
@@ -1274,15 +1283,25 @@ class Actions:
         return mucks
 
     def by_player(self, players: NDArray[np.int64]) -> NDArray[np.bool_]:
-        """(n,) bool: an understood action of a player seated in its hand (``players`` per hand)."""
-        mine: NDArray[np.bool_] = self.understood & (self.actor >= 1) & (self.actor <= players[self.hand])
-        return mine
+        """(n,) bool: an understood action of a player seated in its hand (``players`` per hand).
 
-    @property
-    def seat(self) -> NDArray[np.int64]:
-        """(n,) int64: the actor's seat from 0, clipped into the seats so that it can index them."""
-        seat: NDArray[np.int64] = np.clip(self.actor - 1, 0, _SEATS - 1)
+        Worked out once for the same ``players`` (several steps ask): not to be modified.
+        """
+        if self._mine is None or self._mine[0] is not players:
+            self._mine = (players, self.understood & (self.actor >= 1) & (self.actor <= players[self.hand]))
+        return self._mine[1]
+
+    @cached_property
+    def seat(self) -> NDArray[np.int8]:
+        """(n,) int8: the actor's seat from 0, clipped into the seats so that it can index them."""
+        seat: NDArray[np.int8] = np.clip(self.actor - 1, 0, _SEATS - 1)
         return seat
+
+    @cached_property
+    def slot(self) -> NDArray[np.int64]:
+        """(n,) int64: the actor's place in a flat (hands, seats) array, ``hand * seats + seat``."""
+        slot: NDArray[np.int64] = self.hand * _SEATS + self.seat
+        return slot
 
 
 def check_actions(actions: Actions, players: NDArray[np.int64], rejections: Rejections) -> None:
@@ -1343,9 +1362,10 @@ def card_codes(actions: Actions, rejections: Rejections) -> tuple[NDArray[np.uin
     verb, arg_length, data = actions.verb, actions.arg_length, actions.data
     carded = actions.understood & ((verb == DH) | (verb == DB) | ((verb == SM) & (arg_length > 0)))
     carded &= ~actions.shows_dealt  # 'sm -': the cards are those dealt
-    rejections.reject_actions(actions, carded & ((arg_length % 2 == 1) | (arg_length == 0)),
+    odd = (arg_length & 1).astype(bool)
+    rejections.reject_actions(actions, carded & (odd | (arg_length == 0)),
                               lambda _: "cards are two characters each")
-    carded &= (arg_length % 2 == 0) & (arg_length > 0)
+    carded &= ~odd & (arg_length > 0)
     rejections.reject_actions(actions, carded & (verb != DB) & (arg_length != 4),
                               lambda _: "hole cards are two cards")
     rejections.reject_actions(actions, carded & (verb == DB) & (arg_length > 2 * _BOARD),
@@ -1353,8 +1373,9 @@ def card_codes(actions: Actions, rejections: Rejections) -> tuple[NDArray[np.uin
     carded &= ((verb != DB) & (arg_length == 4)) | ((verb == DB) & (arg_length <= 2 * _BOARD))
     card_actions = np.flatnonzero(carded)
     per = arg_length[card_actions] // 2
-    begin = np.repeat(actions.arg_start[card_actions], per) + 2 * (
-        np.arange(per.sum()) - np.repeat(np.cumsum(per) - per, per))
+    # Card k of an action begins 2k bytes into its argument: k is the card's rank less the action's first.
+    first_card = np.cumsum(per) - per
+    begin = 2 * np.arange(per.sum()) + np.repeat(actions.arg_start[card_actions] - 2 * first_card, per)
     pair = data[begin].astype(np.uint16) | data[begin + 1].astype(np.uint16) << 8 if len(begin) else \
         np.zeros(0, np.uint16)
     code: NDArray[np.uint8] = cards.CODE_OF_TEXT[pair]
@@ -1430,17 +1451,25 @@ def hole_cards(code: NDArray[np.uint8], owner: NDArray[np.int64], actions: Actio
     """
     holes = np.full((hands, _SEATS, 2), _NO_CARD, dtype=np.uint8)
     shown_cards = np.full((hands, _SEATS, 2), _NO_CARD, dtype=np.uint8)
+    verb = actions.verb[owner]
     for which, grid, player in ((DH, holes, actions.target), (SM, shown_cards, actions.actor)):
-        mine = actions.verb[owner] == which
+        mine = verb == which
         acts = owner[mine][::2]
-        grid[actions.hand[acts], np.minimum(player[acts], _SEATS) - 1] = code[mine].reshape(-1, 2)
-    dealt_known: NDArray[np.bool_] = np.all(holes < _UNKNOWN_CARD, axis=2)
-    shown_known: NDArray[np.bool_] = np.all(shown_cards < _UNKNOWN_CARD, axis=2)
-    differ = dealt_known & shown_known & (np.sort(holes, axis=2) != np.sort(shown_cards, axis=2)).any(axis=2)
+        # Seat -1 (a dealer's show) is the last seat of its hand, as a negative index is.
+        seat = (np.minimum(player[acts], _SEATS) - 1) % _SEATS
+        # A seat's two cards as one uint16: one item a seat, not a row of two.
+        grid.view(np.uint16).reshape(-1)[actions.hand[acts] * _SEATS + seat] = code[mine].view(np.uint16)
+    (dealt, dealt_too), (shown, shown_too) = np.moveaxis(holes, 2, 0), np.moveaxis(shown_cards, 2, 0)
+    shown_known = (shown < _UNKNOWN_CARD) & (shown_too < _UNKNOWN_CARD)
+    # Two pairs are the same cards when their lower and their higher codes are.
+    differ = shown_known & (dealt < _UNKNOWN_CARD) & (dealt_too < _UNKNOWN_CARD) & (
+        (np.minimum(dealt, dealt_too) != np.minimum(shown, shown_too))
+        | (np.maximum(dealt, dealt_too) != np.maximum(shown, shown_too)))
     rows, seats = np.nonzero(differ)
     rejections.reject(rows, lambda i, row: f"p{seats[i] + 1} shows {_cards_of(shown_cards[row, seats[i]])}, "
                                            f"dealt {_cards_of(holes[row, seats[i]])}")
-    known: NDArray[np.uint8] = np.where(shown_known[:, :, None], shown_cards, holes)
+    known: NDArray[np.uint8] = np.where(shown_known, shown_cards.view(np.uint16)[:, :, 0],
+                                        holes.view(np.uint16)[:, :, 0]).view(np.uint8).reshape(holes.shape)
     return known
 
 
@@ -1463,12 +1492,12 @@ def check_dealt_twice(board: NDArray[np.uint8], holes: NDArray[np.uint8], reject
     rejections.reject(twice, lambda _, row: f"card {_twice(every[row])} is dealt twice")
 
 
-def streets(verb: NDArray[np.int64], hand: NDArray[np.int64], counts: NDArray[np.int64]) -> NDArray[np.int64]:
+def streets(verb: NDArray[np.int8], hand: NDArray[np.int64], counts: NDArray[np.int64]) -> NDArray[np.int64]:
     """The street of every action: the board deals before it in its hand.
 
     Parameters
     ----------
-    verb : ndarray of shape (n,), dtype int64
+    verb : ndarray of shape (n,), dtype int8
         Verb codes of the actions of a group, hand after hand.
     hand : ndarray of shape (n,), dtype int64
         The hand of each action (non-decreasing).
@@ -1546,10 +1575,10 @@ def check_folded(actions: Actions, players: NDArray[np.int64], rejections: Rejec
     """
     mine = actions.by_player(players) & (actions.verb != OTHER)
     position = np.arange(len(mine))
-    first_fold = np.full((len(players), _SEATS), len(mine), dtype=np.int64)
+    first_fold = np.full(len(players) * _SEATS, len(mine), dtype=np.int64)  # by slot
     folds = np.flatnonzero(mine & (actions.verb == FOLD))
-    np.minimum.at(first_fold, (actions.hand[folds], actions.seat[folds]), folds)
-    after = mine & (position > first_fold[actions.hand, actions.seat])
+    np.minimum.at(first_fold, actions.slot[folds], folds)
+    after = mine & (position > first_fold[actions.slot])
     rejections.reject_actions(actions, after, lambda a: f"p{actions.actor[a]} acts after folding")
 
 
@@ -1582,7 +1611,7 @@ def posted_forced_bets(stack: NDArray[np.float64], ante: NDArray[np.float64], bl
     return posted_ante, posted_blind
 
 
-def call_levels(verb: NDArray[np.int64], amount: NDArray[np.float64], street: NDArray[np.int64],
+def call_levels(verb: NDArray[np.int8], amount: NDArray[np.float64], street: NDArray[np.int64],
                 hand: NDArray[np.int64], posted_blind: NDArray[np.float64]) -> NDArray[np.float64]:
     """The level a call matches at every action: the largest bet before it on its street.
 
@@ -1590,8 +1619,10 @@ def call_levels(verb: NDArray[np.int64], amount: NDArray[np.float64], street: ND
 
     Parameters
     ----------
-    verb, street, hand : ndarray of shape (n,), dtype int64
-        The verb codes, streets (:func:`streets`) and hands of the actions.
+    verb : ndarray of shape (n,), dtype int8
+        The verb codes of the actions.
+    street, hand : ndarray of shape (n,), dtype int64
+        The streets (:func:`streets`) and hands of the actions.
     amount : ndarray of shape (n,), dtype float64
         The amount of each ``cbr`` (a bet or raise *to* that total on the street).
     posted_blind : ndarray of shape (hands, seats), dtype float64
@@ -1603,11 +1634,17 @@ def call_levels(verb: NDArray[np.int64], amount: NDArray[np.float64], street: ND
         -inf where nothing was bet before on the street.
     """
     segment = hand * _MAX_STREETS + street
-    bet = np.where(verb == CBR, amount, -np.inf)
-    level = _running_max_before(bet, segment)
-    preflop: NDArray[np.float64] = np.where(street == 0, np.maximum(level, posted_blind.max(axis=1)[hand]),
-                                            level)
-    return preflop
+    is_bet = verb == CBR
+    bets = np.flatnonzero(is_bet)
+    # The largest bet through each bet, read at every action after it: the last bet before it.
+    through = _running_max(amount[bets], segment[bets])
+    last = np.cumsum(is_bet) - is_bet - 1
+    level = np.full(len(verb), -np.inf)
+    after = np.flatnonzero(last >= 0)
+    after = after[segment[bets[last[after]]] == segment[after]]
+    level[after] = through[last[after]]
+    np.maximum(level, _across(np.maximum, posted_blind)[hand], out=level, where=street == 0)
+    return level
 
 
 def contributions(actions: Actions, players: NDArray[np.int64], street: NDArray[np.int64],
@@ -1643,22 +1680,22 @@ def contributions(actions: Actions, players: NDArray[np.int64], street: NDArray[
     ndarray of shape (hands, seats), dtype float64
         Antes included.
     """
-    hand, seat, verb = actions.hand, actions.seat, actions.verb
-    playing = actions.by_player(players) & ((verb == CBR) | (verb == CC))
+    verb = actions.verb
+    playing = np.flatnonzero(actions.by_player(players) & ((verb == CBR) | (verb == CC)))
+    slot, bet, on_street = actions.slot[playing], verb[playing] == CBR, street[playing]
+    wanted = np.where(bet, actions.amount[playing], level[playing])
+    tolerance = _tolerance(stack)[actions.hand[playing]]
     contributed = posted_ante.copy()
-    tolerance = _tolerance(stack)
     beyond = np.zeros(len(verb), dtype=bool)
     caps = np.zeros(len(verb))
     # A street at a time: its cap is what the earlier streets left.
     for s in range(int(street.max(initial=0)) + 1):
         committed = posted_blind.copy() if s == 0 else np.zeros_like(contributed)
-        behind = stack - contributed
-        acts = np.flatnonzero(playing & (street == s))
-        cap = behind[hand[acts], seat[acts]]
-        wanted = np.where(verb[acts] == CBR, actions.amount[acts], level[acts])
-        beyond[acts] = (verb[acts] == CBR) & (wanted > cap + tolerance[hand[acts]])
-        caps[acts] = cap
-        np.maximum.at(committed, (hand[acts], seat[acts]), np.minimum(wanted, cap))
+        acts = np.flatnonzero(on_street == s)  # of the playing actions
+        cap = (stack - contributed).reshape(-1)[slot[acts]]
+        beyond[playing[acts]] = bet[acts] & (wanted[acts] > cap + tolerance[acts])
+        caps[playing[acts]] = cap
+        np.maximum.at(committed.reshape(-1), slot[acts], np.minimum(wanted[acts], cap))
         contributed += committed
     if rejections is not None:
         rejections.reject_actions(actions, beyond, lambda a: f"bet {actions.amount[a]:g} beyond the stack "
@@ -1722,7 +1759,7 @@ def live_players(actions: Actions, players: NDArray[np.int64],
     """
     folded = np.zeros(seated.shape, dtype=bool)
     folds = np.flatnonzero(actions.by_player(players) & (actions.verb == FOLD))
-    folded[actions.hand[folds], actions.seat[folds]] = True
+    folded.reshape(-1)[actions.slot[folds]] = True
     live: NDArray[np.bool_] = seated & ~folded
     return live
 
@@ -1749,7 +1786,7 @@ def mucked_players(actions: Actions, players: NDArray[np.int64],
     """
     mucked = np.zeros(live.shape, dtype=bool)
     mucks = np.flatnonzero(actions.by_player(players) & actions.mucks)
-    mucked[actions.hand[mucks], actions.seat[mucks]] = True
+    mucked.reshape(-1)[actions.slot[mucks]] = True
     mucked &= live
     return mucked
 
@@ -1784,9 +1821,10 @@ def cards_known(board: NDArray[np.uint8], holes: NDArray[np.uint8],
     >>> cards_known(board, holes, contesting).tolist()
     [True, False]
     """
-    dealt = (holes < cards.DECK_SIZE).all(axis=2)
-    known: NDArray[np.bool_] = np.asarray((board < cards.DECK_SIZE).all(axis=1)
-                                          & (dealt | ~contesting).all(axis=1) & contesting.any(axis=1))
+    dealt = (holes[:, :, 0] < cards.DECK_SIZE) & (holes[:, :, 1] < cards.DECK_SIZE)  # not a reduction of 2
+    known: NDArray[np.bool_] = (_across(np.logical_and, board < cards.DECK_SIZE)
+                                & _across(np.logical_and, dealt | ~contesting)
+                                & _across(np.logical_or, contesting))
     return known
 
 
@@ -1820,10 +1858,25 @@ def received_chips(stack: NDArray[np.float64], contributed: NDArray[np.float64],
     return received
 
 
+def _across(ufunc: np.ufunc, values: np.ndarray) -> np.ndarray:
+    """``ufunc.reduce(values, axis=1)`` a column at a time, for an ufunc blind to order (max, or).
+
+    numpy reduces a short last axis (the seats, the board) row by row, a
+    call for each row; a column at a time takes a call for each column.
+
+    >>> _across(np.maximum, np.array([[1., 5., 2.], [7., 3., np.nan]])).tolist()
+    [5.0, nan]
+    """
+    out = values[:, 0].copy()
+    for column in range(1, values.shape[1]):
+        ufunc(out, values[:, column], out=out)
+    return out
+
+
 def _tolerance(stack: NDArray[np.float64]) -> NDArray[np.float64]:
     """(hands,) float64: differences of chips below this are rounding, not chips."""
     finite = np.where(np.isfinite(stack), np.abs(stack), 0.0)  # an unknown (inf) stack sets no scale
-    tolerance: NDArray[np.float64] = 1e-9 * (1 + finite.max(axis=1, initial=0))
+    tolerance: NDArray[np.float64] = 1e-9 * (1 + _across(np.maximum, finite))  # finite >= 0: as initial=0
     return tolerance
 
 
@@ -1853,7 +1906,8 @@ def side_pots(live: NDArray[np.bool_], contributed: NDArray[np.float64], posted_
         False where one player or none is live.
     """
     bets = contributed - posted_ante
-    spread = np.where(live, bets, -np.inf).max(axis=1) - np.where(live, bets, np.inf).min(axis=1)
+    spread = (_across(np.maximum, np.where(live, bets, -np.inf))
+              - _across(np.minimum, np.where(live, bets, np.inf)))
     side: NDArray[np.bool_] = spread > _tolerance(stack)
     return side
 
@@ -1948,7 +2002,7 @@ def inconsistent_records(stack: NDArray[np.float64], seated: NDArray[np.bool_],
     >>> check([140., 50.], None) is None                # a rake of 10 from a pot of 100
     True
     """
-    known_stacks = np.isfinite(np.where(seated, stack, 0.0)).all(axis=1)
+    known_stacks = _across(np.logical_and, np.isfinite(np.where(seated, stack, 0.0)))
     tolerance = _tolerance(stack)
     pot = np.where(seated, contributed, 0.0).sum(axis=1)
     chips_in = pot > tolerance
@@ -1965,8 +2019,8 @@ def inconsistent_records(stack: NDArray[np.float64], seated: NDArray[np.bool_],
         (NOT_CONSERVED, use_finishing & ((rake < -tolerance) | (rake > MAX_RAKE * pot + tolerance))),
         (DISAGREE, use_finishing & has_winnings & (seated & (np.abs(from_finishing - winnings)
                                                              > tolerance[:, None])).any(axis=1)),
-        (MUCK_PAID, recorded & (paid & mucked).any(axis=1)),
-        (NOBODY_PAID, recorded & chips_in & ~(paid & contesting).any(axis=1)),
+        (MUCK_PAID, recorded & _across(np.logical_or, paid & mucked)),
+        (NOBODY_PAID, recorded & chips_in & ~_across(np.logical_or, paid & contesting)),
     )
     reason = np.full(len(stack), None, dtype=object)
     for text, found in reversed(checks):  # the first check that fails names the record
@@ -2124,24 +2178,24 @@ def to_batch(hands: Hands, replayed: Replay, path: str | Mapping[int, str]) -> B
     return Batch(table, hands.ordinal[keep], hands.line[keep], unreadable, counts=replayed.counts)
 
 
-def _running_max_before(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
-    """Maximum of the earlier values of each value's segment, -inf for the first.
+def _running_max(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
+    """Maximum of the values of each value's segment so far, itself included; NaN is the largest.
 
-    ``segment`` is non-decreasing.  Values are replaced by their rank so that
-    one accumulate over ``segment * ranks + rank`` never mixes segments.
+    ``segment`` is non-decreasing.  Each pass doubles the span taken in, so
+    that a segment of k values takes log2(k) passes.
 
-    >>> _running_max_before(np.array([1., 5., 2., 7., 3.]), np.array([0, 0, 0, 1, 1])).tolist()
-    [-inf, 1.0, 5.0, -inf, 7.0]
+    >>> _running_max(np.array([1., 5., 2., 7., 3., np.nan, 4.]), np.array([0, 0, 0, 1, 1, 2, 2])).tolist()
+    [1.0, 5.0, 5.0, 7.0, 7.0, nan, nan]
     """
-    if not len(values):
-        return values.copy()
-    unique, rank = np.unique(values, return_inverse=True)
-    width = len(unique)
-    running = np.maximum.accumulate(segment.astype(np.int64) * width + rank) - segment * width
-    before = np.full(len(values), -np.inf)
-    same = segment[1:] == segment[:-1]
-    before[1:][same] = unique[running[:-1][same]]
-    return before
+    running = values.copy()
+    step = 1
+    while step < len(values):
+        same = segment[step:] == segment[:-step]
+        if not same.any():
+            break
+        running[step:] = np.where(same, np.maximum(running[step:], running[:-step]), running[step:])
+        step *= 2
+    return running
 
 
 _MAX_NUMBER = 24  # characters of an amount
@@ -2192,49 +2246,31 @@ def split_actions(texts: pa.Array, counts: NDArray[np.int64]) -> Actions:
             written, texts = written.filter(kept), texts.filter(kept)
             hand = hand[_mask(kept)]
             counts = np.bincount(hand, minlength=len(counts)).astype(np.int64)
+    # From here words are parted by single spaces, and no action starts or ends with one.
     offsets, data, _ = offsets_and_data(texts)
     data = np.concatenate([data, np.zeros(_MAX_NUMBER + 4, dtype=np.uint8)])  # reads past an end stay in
-    n = len(offsets) - 1
     start, end = offsets[:-1].astype(np.int64), offsets[1:].astype(np.int64)
-    spaces = np.flatnonzero(data[offsets[0]:offsets[-1]] == ord(" ")) + offsets[0] if n else \
-        np.zeros(0, dtype=np.int64)
-    owner = np.searchsorted(offsets, spaces, side="right") - 1
-    words = np.bincount(owner, minlength=n) + 1
-    rank = np.arange(len(spaces)) - (np.cumsum(words - 1) - (words - 1))[owner]
-    cuts = np.repeat(end[:, None], 3, axis=1)
-    early = rank < 3
-    cuts[owner[early], rank[early]] = spaces[early]
-    starts = [start, cuts[:, 0] + 1, cuts[:, 1] + 1, cuts[:, 2] + 1]
-    lengths = [cuts[:, 0] - start, cuts[:, 1] - starts[1], cuts[:, 2] - starts[2], end - starts[3]]
-    lengths = [np.where(words > i, length, -1) for i, length in enumerate(lengths)]
+    cuts, words = _spaces(data, start, end)
+    starts = [start, cuts[0] + 1, cuts[1] + 1, cuts[2] + 1]
+    lengths = [cuts[0] - start, cuts[1] - starts[1], cuts[2] - starts[2], end - starts[3]]  # -1: no such word
     understood = (words <= 4) & (lengths[0] > 0) & (lengths[1] > 0)
-    for i in range(2, 4):
-        understood &= lengths[i] != 0  # no empty word: a double space
+    understood &= (lengths[2] != 0) & (lengths[3] != 0)  # no empty word: a double space
     dealer = (lengths[0] == 1) & (data[start] == ord("d"))
     player = _seat(data, starts[0], lengths[0])
-    actor = np.where(dealer, 0, player)
+    # Masks pick int8 by a product: np.where branches on each item of one byte, slow on mixed masks.
+    actor = player * ~dealer
     understood &= dealer | (player > 0)
-    verb_length = lengths[1]
-    key = np.zeros(n, dtype=np.int64)
-    letters = verb_length > 0
-    for i in range(3):
-        byte = data[starts[1] + i].astype(np.int64)
-        inside = verb_length > i
-        letters &= ~inside | ((byte >= ord("a")) & (byte <= ord("z")))
-        key |= np.where(inside, byte, 0) << (8 * i)
-    understood &= letters & (verb_length <= 3)
-    verb = np.full(n, OTHER, dtype=np.int64)
-    for name, code in _VERBS.items():
-        verb[key == int.from_bytes(name.encode(), "little")] = code
+    verb, letters = _verbs(data, starts[1], lengths[1])
+    understood &= letters
     # A third word pN is the player dealt to; the word after it, or else the third, the argument.
     third = _seat(data, starts[2], lengths[2])
     has_target = (lengths[2] > 0) & (data[starts[2]] == ord("p")) & ((lengths[3] > 0) | (verb == DH))
-    target = np.where(has_target, third, 0)
+    target = third * has_target
     understood &= ~has_target | (third > 0)
     understood &= has_target | (words <= 3)
     arg_start = np.where(has_target, starts[3], starts[2])
     arg_length = np.maximum(np.where(has_target, lengths[3], lengths[2]), 0)
-    amount = np.full(n, np.nan)
+    amount = np.full(len(start), np.nan)
     bets = np.flatnonzero(verb == CBR)
     amount[bets] = _numbers(data, arg_start[bets], arg_length[bets])
     return Actions(texts=written, hand=hand, understood=understood, actor=actor, verb=verb, target=target,
@@ -2259,19 +2295,102 @@ def _untidy(texts: pa.Array) -> bool:
     return bool(space[starts].any() or space[starts + lengths - 1].any())
 
 
+def _spaces(data: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """The first three spaces of every action (at its end where it has fewer), and its words.
+
+    No action starts with a space; an action may be empty.  The spaces and
+    the starts of all actions are found in one pass over the bytes: an
+    action's spaces are the positions listed after its start.
+
+    Parameters
+    ----------
+    data : ndarray of shape (bytes,), dtype uint8
+        The bytes of the actions, then at least four bytes that are not spaces.
+    start, end : ndarray of shape (n,), dtype int64
+        Where each action begins and ends in ``data``.
+
+    Returns
+    -------
+    cuts : list of three ndarrays of shape (n,), dtype int64
+        Positions in ``data``.
+    words : ndarray of shape (n,), dtype int64
+        The spaces of each action plus one (0 for an empty action but the last).
+
+    Examples
+    --------
+    >>> data = np.frombuffer(b"p1 ccd db AcKdp2 f\\0\\0\\0\\0", dtype=np.uint8)
+    >>> cuts, words = _spaces(data, np.array([0, 5, 5, 14]), np.array([5, 5, 14, 18]))
+    >>> [cut.tolist() for cut in cuts], words.tolist()
+    ([[2, 5, 6, 16], [5, 5, 9, 18], [5, 5, 14, 18]], [2, 0, 3, 2])
+    """
+    n = len(start)
+    if not n:
+        return [np.zeros(0, dtype=np.int64)] * 3, np.zeros(0, dtype=np.int64)
+    first, last = int(start[0]), int(end[-1])
+    # Three starts past the last action, so that every action is followed by three listed positions.
+    marked = data[first:last + 4] == ord(" ")
+    marked[start - first] = True
+    marked[-3:] = True
+    at = np.flatnonzero(marked)
+    at += first
+    entry = np.flatnonzero(data[at] != ord(" "))  # the starts, in order
+    if len(entry) < n + 3:  # an empty action starts where the next one does
+        entry = np.concatenate([entry[np.concatenate([[0], np.cumsum(start[1:] != start[:-1])])], entry[-3:]])
+    words = np.diff(entry[:n + 1])
+    # A position listed after the action's spaces is the start of a later action: at or past its end.
+    return [np.minimum(at[entry[:n] + k], end) for k in range(1, 4)], words
+
+
 def _seat(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """'pN' (N of one or two digits) -> N, anything else -> -1."""
-    first = data[start + 1].astype(np.int64) - ord("0")
-    second = data[start + 2].astype(np.int64) - ord("0")
-    digit1 = (first >= 0) & (first <= 9)
-    digit2 = (second >= 0) & (second <= 9)
-    seat = np.where(length == 2, first, first * 10 + second)
-    fine = (data[start] == ord("p")) & digit1 & ((length == 2) | ((length == 3) & digit2))
-    return np.where(fine & (seat > 0), seat, -1)
+    """'pN' (N of one or two digits) -> N, anything else -> -1, as int8.
+
+    >>> data = np.frombuffer(b"p3 p12 p0 px p123 d\\0\\0", dtype=np.uint8)
+    >>> _seat(data, np.array([0, 3, 7, 10, 13, 18]), np.array([2, 3, 2, 2, 4, 1])).tolist()
+    [3, 12, -1, -1, -1, -1]
+    """
+    first = data[start + 1] - ord("0")  # uint8: a byte below '0' wraps past 9
+    second = data[start + 2] - ord("0")
+    two = length == 2
+    fine = (data[start] == ord("p")) & (first <= 9) & (two | ((length == 3) & (second <= 9)))
+    # Picked by products, not np.where nor a mask: those branch on each byte, slow on mixed masks.
+    seat = (first + (first * 9 + second) * ~two).view(np.int8)  # <= 99 if fine
+    bad = ~fine | (seat == 0)
+    picked: NDArray[np.int8] = seat * ~bad - bad
+    return picked
+
+
+def _verbs(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The verb code of every word (:data:`OTHER` for none), and whether it is 1 to 3 lower-case letters.
+
+    >>> data = np.frombuffer(b"cbr cc f Cc sm\\0\\0\\0", dtype=np.uint8)
+    >>> verb, letters = _verbs(data, np.array([0, 4, 7, 9, 12]), np.array([3, 2, 1, 2, 2]))
+    >>> verb.tolist() == [CBR, CC, FOLD, OTHER, SM], letters.tolist()
+    (True, [True, True, True, False, True])
+    """
+    letters = (length > 0) & (length <= 3)
+    key = np.zeros(len(start), dtype=np.int32)
+    for i in range(3):
+        inside = length > i
+        byte = data[start + i]
+        letters &= ~inside | (byte - ord("a") <= ord("z") - ord("a"))  # uint8: below 'a' wraps
+        key |= (byte * inside).astype(np.int32) << (8 * i)
+    verb = np.full(len(start), OTHER, dtype=np.int8)
+    for name, code in _VERBS.items():  # the keys differ: at most one term is not 0
+        verb += (key == int.from_bytes(name.encode(), "little")) * np.int8(code - OTHER)
+    return verb, letters
+
+
+#: The most digits of a whole amount read as an integer: below 2 ** 53, exact in float64.
+_EXACT_DIGITS = 15
 
 
 def _numbers(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
     """Words of digits with at most one inner '.' read as float64; NaN for anything else.
+
+    The words are checked a column (a character) at a time.  A whole number
+    of up to 15 digits is read digit by digit, exact; any other as the sum
+    of its digits times powers of ten over a matrix as wide as the longest
+    word (the order of that sum follows the width).
 
     >>> text = np.frombuffer(b"225 12.5 1e3 .5 7", dtype=np.uint8)
     >>> _numbers(np.append(text, np.zeros(32, np.uint8)), np.array([0, 4, 9, 13, 16]),
@@ -2283,19 +2402,31 @@ def _numbers(data: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndar
     values = np.full(n, np.nan)
     if not n or not width:
         return values
-    columns = np.arange(width)
-    matrix = data[start[:, None] + columns].astype(np.int64)
-    inside = columns < length[:, None]
-    digit = matrix - ord("0")
-    is_digit = (digit >= 0) & (digit <= 9) & inside
-    is_dot = (matrix == ord(".")) & inside
-    dots = is_dot.sum(axis=1)
-    point = np.where(dots > 0, is_dot.argmax(axis=1), length)
-    fine = (length > 0) & (length <= _MAX_NUMBER) & ((is_digit | is_dot) == inside).all(axis=1) \
-        & (dots <= 1) & (point > 0) & ~((dots > 0) & (point >= length - 1))
-    power = np.where(columns < point[:, None], point[:, None] - 1 - columns, point[:, None] - columns)
-    value = (np.where(is_digit, digit, 0) * 10.0 ** power).sum(axis=1)
-    values[fine] = value[fine]
+    fine = (length > 0) & (length <= _MAX_NUMBER)
+    dots = np.zeros(n, dtype=np.int8)
+    point = length.copy()  # where the first dot is, the length without one
+    whole = np.zeros(n)
+    for column in range(width):
+        byte = data[start + column]
+        inside = column < length
+        dot = (byte == ord(".")) & inside
+        digit = byte - ord("0")  # uint8: a byte below '0' wraps past 9
+        fine &= ~inside | dot | (digit <= 9)
+        point[dot & (dots == 0)] = column
+        dots += dot
+        whole = np.where(inside, whole * 10 + digit, whole)
+    fine &= (dots <= 1) & (point > 0) & ~((dots > 0) & (point >= length - 1))
+    exact = fine & (dots == 0) & (length <= _EXACT_DIGITS)
+    values[exact] = whole[exact]
+    other = np.flatnonzero(fine & ~exact)
+    if len(other):
+        columns = np.arange(width)
+        matrix = data[start[other, None] + columns].astype(np.int64)
+        digits = np.where((matrix >= ord("0")) & (matrix <= ord("9")) & (columns < length[other, None]),
+                          matrix - ord("0"), 0)
+        at = point[other, None]
+        power = np.where(columns < at, at - 1 - columns, at - columns)
+        values[other] = (digits * 10.0 ** power).sum(axis=1)
     return values
 
 
