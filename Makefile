@@ -13,6 +13,9 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,plot]'
+	@# Byte-compiled once, as pip does for a regular install: no run compiles the package
+	@# (an environment with PYTHONDONTWRITEBYTECODE would otherwise compile it in every process).
+	$(BIN)/python -m compileall -q pipeline
 	@touch $(STAMP)
 
 ## Create .venv and install pokerpipe with its test and plot extras
@@ -38,6 +41,7 @@ test-all: $(STAMP)
 ## Benchmark scoring against eval7, treys, phevaluator; one core, all cores, dask; PHH; PokerStars; equity; bad bytes
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python -m compileall -q pipeline
 	$(BIN)/python bench/bench_keys.py
 	$(BIN)/python bench/bench_run.py
 	$(BIN)/python bench/bench_cores.py
