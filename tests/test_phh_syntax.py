@@ -345,12 +345,18 @@ SLOW_SPELLINGS = {
     "antes": ["[01, 0, 0, 0, 0, 0]", "[1e5, 0, 0, 0, 0, 0]", "[+1, 0, 0, 0, 0, 0]", "[.5, 0, 0, 0, 0, 0]",
               "[,]", "[1,, 2]", "[0, 0] ", "['0', 0]", "[0, 0"],
     "players": ["['a', '']", "['a', 'b\\c']", "['a' 'b']"],
+    # Lists under the keys read as text: the fast path checks them as TOML lists too.
+    "hand": ["[1, 2", "[1 2]"],
+    "venue": ["['a', 'b'", "[,]"],
 }
 
 
 def one_table(hand: PhhHand, name: str, value: str) -> str:
+    """The hand as one table, with ``name = value`` in place of its own line or, without one, added."""
     lines = [f"{name} = {value}" if line.startswith(f"{name} = ") else line
              for line in hand.text.splitlines()]
+    if not any(line.startswith(f"{name} = ") for line in lines):
+        lines.append(f"{name} = {value}")
     return phhs_text(["\n".join(lines)])
 
 

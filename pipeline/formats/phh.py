@@ -664,8 +664,9 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
         where[name] = at
     for name in _REQUIRED:
         slow |= where[name] < 0
-    # A list under any other key: TOML's rules, checked in full (short lines).
-    other = np.flatnonzero(matched & listed & ~np.isin(codes, [names.index(n) for n in where if n in names]))
+    # A list under any other key (those read as text included): TOML's rules, checked in full.
+    own_patterns = [names.index(n) for n in (*_NUMBER_FIELDS, "actions", "players") if n in names]
+    other = np.flatnonzero(matched & listed & ~np.isin(codes, own_patterns))
     if len(other):
         fits = _mask(pc.match_substring_regex(values(other), _VALUE))
         slow[chunk[keys_at[other[~fits]]]] = True
