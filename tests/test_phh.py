@@ -390,6 +390,27 @@ def test_a_phhs_read_in_small_parts_and_on_two_threads_gives_the_same_outputs(tm
     assert parts["rows_rejected"] == 1
 
 
+@pytest.mark.parametrize("notes", [
+    "notes = '''\nplayed late\n[9]\n  [10]\n" + "x" * 3000 + "\n'''",
+    'notes = """\n[Level 3]\n' + "y" * 3000 + '\n"""',
+    "notes = '''\n[9]\nnever closed",
+])
+@pytest.mark.parametrize("chunk_bytes", [64, 1000, 5003])
+def test_a_multi_line_string_across_parts_gives_what_the_whole_file_gives(
+        tmp_path: Path, monkeypatch, notes: str, chunk_bytes: int) -> None:
+    # Whether a header-like line after a part's last delimiter is a header is known only once
+    # the string closes, or the file ends without closing it.
+    text = (PHH / "pluribus-31.phhs").read_text()
+    third = text.index("\n[4]")
+    (tmp_path / "notes.phhs").write_text(text[:third] + "\n" + notes + text[third:])
+    whole = Run([str(tmp_path / "notes.phhs")], tmp_path / "whole", threads=1).execute()
+    monkeypatch.setattr(phh, "CHUNK_BYTES", chunk_bytes)
+    parts = Run([str(tmp_path / "notes.phhs")], tmp_path / "parts", threads=1).execute()
+    for name in ("winners.csv", "rejects.csv", "categories.csv"):
+        assert (tmp_path / "whole" / name).read_bytes() == (tmp_path / "parts" / name).read_bytes(), name
+    assert parts["rows_read"] == whole["rows_read"]
+
+
 def test_one_hand_files_read_together_give_what_they_give_one_by_one(tmp_path: Path, monkeypatch) -> None:
     from pipeline.formats import readers
 

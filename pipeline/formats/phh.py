@@ -254,8 +254,9 @@ def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
                 # cut are the part's, unless cleaning the part changes its bytes.
                 newlines = _newlines(text)
                 starts = _hand_starts(text, newlines) if phhs else np.zeros(0, np.int64)
-                # A part ends where its last hand starts, so that no hand is cut.
-                cut = len(text) if end else (int(starts[-1]) if len(starts) else 0)
+                # A part ends where its last hand starts, so that no hand is cut, and before a
+                # multi-line string the text does not close yet: its lines may be text, not headers.
+                cut = len(text) if end else _cut(text, starts)
                 if cut <= 0:
                     if end:  # an empty text (a compressed one, or a byte-order mark alone): no hand
                         return
@@ -274,6 +275,25 @@ def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
                     return
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"{source.path}: cannot read ({error})") from None
+
+
+def _cut(text: NDArray[np.uint8], starts: NDArray[np.int64]) -> int:
+    """Where a part of a .phhs text that is not the file's end ends: its last hand start that is
+    not after a multi-line string still open at the end of the text (0: none, read on).
+
+    Whether such a string closes is known only once the rest is read, and so whether the
+    header-like lines after its opening are headers; beyond :data:`LONGEST_OPEN_STRING` it is
+    taken as TOML text taken at the end of the file is, opening nothing, so that memory stays
+    bounded.
+    """
+    opened = _open_string(text)
+    if opened >= 0 and len(text) - opened <= LONGEST_OPEN_STRING:
+        starts = starts[starts < opened]
+    return int(starts[-1]) if len(starts) else 0
+
+
+#: The most bytes of a multi-line string that a part waits for its end (see :func:`_cut`).
+LONGEST_OPEN_STRING = 1 << 26
 
 
 def _read_after(carry: NDArray[np.uint8], stream: pa.NativeFile) -> NDArray[np.uint8]:
@@ -397,15 +417,36 @@ def _hand_starts(blob: NDArray[np.uint8], newlines: NDArray[np.intp]) -> NDArray
     return found
 
 
+# The body of a multi-line string, after its delimiter; it may end with one or two quotes more.
+_BASIC_BODY = rb'"""(?:[^"\\]|\\.|"(?!""))*'
+_LITERAL_BODY = rb"'''(?:[^']|'(?!''))*"
+_ONE_LINE = rb'|"(?:[^"\\\n]|\\[^\n])*"' rb"|'[^'\n]*'" rb"|#[^\n]*"
 # A TOML string or comment, where it starts: outside them a quote always opens a string and '#' a
-# comment.  A multi-line string may end with one or two quotes more than its delimiter; no other
-# string or comment goes on past the end of its line.
-_STRING_OR_COMMENT = re.compile(rb'"""(?:[^"\\]|\\.|"(?!""))*""""{0,2}'
-                                rb"|'''(?:[^']|'(?!''))*''''{0,2}"
-                                rb'|"(?:[^"\\\n]|\\[^\n])*"'
-                                rb"|'[^'\n]*'"
-                                rb"|#[^\n]*", re.DOTALL)
+# comment.  No string but a multi-line one, and no comment, goes on past the end of its line.
+_STRING_OR_COMMENT = re.compile(_BASIC_BODY + rb'""""{0,2}|' + _LITERAL_BODY + rb"''''{0,2}" + _ONE_LINE,
+                                re.DOTALL)
 _MULTILINE = (b'"""', b"'''")
+# The same, and a multi-line string that runs on to the end of the text: tried after a closed one,
+# before the one-line strings that would read its delimiter as an empty string and a quote.
+_STRING_OR_COMMENT_TO_END = re.compile(
+    _BASIC_BODY + rb'""""{0,2}|(?P<open>' + _BASIC_BODY + rb"\Z)|"
+    + _LITERAL_BODY + rb"''''{0,2}|(?P<open_literal>" + _LITERAL_BODY + rb"\Z)" + _ONE_LINE, re.DOTALL)
+
+
+def _open_string(blob: NDArray[np.uint8]) -> int:
+    r"""Where a multi-line string that the text does not close opens, -1 if none.
+
+    >>> _open_string(np.frombuffer(b"a = '''x\n[2]\n", dtype=np.uint8))
+    4
+    >>> _open_string(np.frombuffer(b"a = '''x'''\n# '''\nb = \"'''\"\n", dtype=np.uint8))
+    -1
+    """
+    if not _holds_a_delimiter(blob):
+        return -1
+    for match in _STRING_OR_COMMENT_TO_END.finditer(blob.tobytes()):
+        if match.group("open") is not None or match.group("open_literal") is not None:
+            return match.start()
+    return -1
 
 
 def _outside_multiline_strings(blob: NDArray[np.uint8], starts: NDArray[np.int64]) -> NDArray[np.int64]:
