@@ -49,6 +49,7 @@ import re
 import threading
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -192,6 +193,8 @@ def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Han
 
 #: Bytes of a .phhs file read at a time; a part of the file is cut where a hand starts.
 CHUNK_BYTES = 1 << 24
+#: Bytes of the first part of a file: a small one, read at once, while the next is read on.
+FIRST_PART_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -233,48 +236,81 @@ def _parse_group(group: _Group) -> Hands:
 
 
 def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
-    """The groups of hands of a source, read a part at a time (see :func:`read_hands`)."""
+    """The groups of hands of a source, read a part at a time (see :func:`read_hands`).
+
+    While the groups of one part are parsed, the next part is read and its hand starts found
+    on a thread of its own, so that the threads that parse never wait for the file.
+    """
     if source.members:
         yield from _member_texts(source, batch_rows=batch_rows)
         return
     phhs = _is_phhs(source.path)
     group_size = min(batch_rows, GROUP_HANDS)
-    ordinal, line_base, carry, first_part = 1, 0, np.zeros(0, np.uint8), True
+    ordinal, line_base, head = 1, 0, True
     try:
-        with pa.input_stream(str(source.path), compression=source.compression) as stream:
-            while True:
-                text = _read_after(carry, stream)
-                end = len(text) < len(carry) + CHUNK_BYTES
-                if first_part and (len(text) >= len(_BOM) or end) and text[:len(_BOM)].tobytes() == _BOM:
-                    text = text[len(_BOM):]  # no line end in it: line numbers stay
-                if not (end or phhs):  # a .phh file is one hand, read whole
-                    carry = text
-                    continue
-                # The line ends and hand starts of the text are found once: those before the
-                # cut are the part's, unless cleaning the part changes its bytes.
-                newlines = _newlines(text)
-                starts = _hand_starts(text, newlines) if phhs else np.zeros(0, np.int64)
-                # A part ends where its last hand starts, so that no hand is cut, and before a
-                # multi-line string the text does not close yet: its lines may be text, not headers.
-                cut = len(text) if end else _cut(text, starts)
-                if cut <= 0:
-                    if end:  # an empty text (a compressed one, or a byte-order mark alone): no hand
-                        return
-                    carry = text  # no hand starts after the first byte: read on
-                    continue
-                lines = int(np.searchsorted(newlines, cut))
-                for group in _part_groups(text[:cut], newlines[:lines], starts[starts < cut], phhs=phhs,
-                                          head=first_part, ordinal=ordinal, line_base=line_base,
-                                          group_size=group_size):
+        with pa.input_stream(str(source.path), compression=source.compression) as stream, \
+                ThreadPoolExecutor(1, thread_name_prefix="pokerpipe-read-ahead") as ahead:
+            part = _next_part(stream, np.zeros(0, np.uint8), phhs=phhs, head=True)
+            while part is not None:
+                following = None if part.end else ahead.submit(_next_part, stream, part.carry, phhs=phhs,
+                                                                head=False)
+                for group in _part_groups(part.text, part.newlines, part.starts, phhs=phhs, head=head,
+                                          ordinal=ordinal, line_base=line_base, group_size=group_size):
                     ordinal = group.last_ordinal + 1
                     yield group
-                line_base += lines
-                carry = text[cut:].copy()  # one hand: the part it was cut from need not wait for it
-                first_part = False
-                if end:
-                    return
+                line_base += len(part.newlines)
+                head = False
+                part = following.result() if following is not None else None
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"{source.path}: cannot read ({error})") from None
+
+
+@dataclass(frozen=True)
+class _Part:
+    """Whole hands of a file as read, with the offsets of their line ends and hand starts, and the
+    bytes after them (``carry``: the start of the next part); ``end`` when the file ends there."""
+
+    text: NDArray[np.uint8]
+    newlines: NDArray[np.intp]
+    starts: NDArray[np.int64]
+    carry: NDArray[np.uint8]
+    end: bool
+
+
+def _next_part(stream: pa.NativeFile, carry: NDArray[np.uint8], *, phhs: bool, head: bool) -> _Part | None:
+    """The next part of a file: ``carry`` and the bytes read after it, up to where its last hand
+    starts (:func:`_cut`), or to the end of the file; None for a file without any text.
+
+    ``head``: the part opens the file, and a byte-order mark before its text is left out.  The
+    first part is read in a small piece, so that the work on it starts at once.
+    """
+    size = min(FIRST_PART_BYTES, CHUNK_BYTES) if head else CHUNK_BYTES
+    while True:
+        text = _read_after(carry, stream, size)
+        end = len(text) < len(carry) + size
+        if head and (len(text) >= len(_BOM) or end):
+            head = False  # the byte-order mark, if any, is read: no line end in it, line numbers stay
+            if text[:len(_BOM)].tobytes() == _BOM:
+                text = text[len(_BOM):]
+        size = CHUNK_BYTES
+        if not (end or phhs):  # a .phh file is one hand, read whole
+            carry = text
+            continue
+        # The line ends and hand starts of the text are found once: those before the cut are
+        # the part's, unless cleaning the part changes its bytes.
+        newlines = _newlines(text)
+        starts = _hand_starts(text, newlines) if phhs else np.zeros(0, np.int64)
+        # A part ends where its last hand starts, so that no hand is cut, and before a
+        # multi-line string the text does not close yet: its lines may be text, not headers.
+        cut = len(text) if end else _cut(text, starts)
+        if cut <= 0:
+            if end:  # an empty text (a compressed one, or a byte-order mark alone): no hand
+                return None
+            carry = text  # no hand starts after the first byte: read on
+            continue
+        lines = int(np.searchsorted(newlines, cut))
+        # The carry is copied out: the part need not wait for the next one to be freed.
+        return _Part(text[:cut], newlines[:lines], starts[starts < cut], text[cut:].copy(), end)
 
 
 def _cut(text: NDArray[np.uint8], starts: NDArray[np.int64]) -> int:
@@ -296,13 +332,13 @@ def _cut(text: NDArray[np.uint8], starts: NDArray[np.int64]) -> int:
 LONGEST_OPEN_STRING = 1 << 26
 
 
-def _read_after(carry: NDArray[np.uint8], stream: pa.NativeFile) -> NDArray[np.uint8]:
-    """``carry`` and then up to :data:`CHUNK_BYTES` more bytes of the stream, in one new array.
+def _read_after(carry: NDArray[np.uint8], stream: pa.NativeFile, size: int) -> NDArray[np.uint8]:
+    """``carry`` and then up to ``size`` more bytes of the stream, in one new array.
 
     The bytes are read straight into the array that holds the part, not into bytes of their own
     that would then be copied after the carry: each copy of 16 MiB into fresh memory costs ~13 ms.
     """
-    text = np.empty(len(carry) + CHUNK_BYTES, dtype=np.uint8)
+    text = np.empty(len(carry) + size, dtype=np.uint8)
     text[:len(carry)] = carry
     read: int = stream.readinto(text[len(carry):])
     return text[:len(carry) + read]
