@@ -33,9 +33,12 @@ and a full house at once, so the row's key is the larger of the two.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from enum import StrEnum
-from functools import cache
+from functools import cache, wraps
 from itertools import combinations
+from typing import ParamSpec, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,6 +46,27 @@ from numpy.typing import NDArray
 from pipeline.poker import cards
 
 BEST_OF = 5
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+_BUILDING = threading.RLock()
+
+
+def built_once(build: Callable[_P, _T]) -> Callable[_P, _T]:
+    """:func:`functools.cache`, the build run by one thread at a time.
+
+    Scoring threads that need a table at the same moment wait for the first
+    one's build rather than each building it: a build takes tens of
+    milliseconds and holds the GIL much of that time.
+    """
+    cached = cache(build)
+
+    @wraps(build)
+    def table(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with _BUILDING:
+            return cached(*args, **kwargs)  # type: ignore[arg-type]  # the tables take ints, all hashable
+
+    return table
 HAND_SIZES = (5, 6, 7)
 
 
@@ -71,7 +95,7 @@ CATEGORY_OF_SHAPE = np.array([CATEGORIES.index(c) for c in (
     Category.FULL_HOUSE, Category.FOUR_OF_A_KIND)], dtype=np.int8)
 
 
-@cache
+@built_once
 def five_card_tables() -> tuple[NDArray[np.int16], NDArray[np.int16], NDArray[np.int8]]:
     """Keys of five-card rank multisets without and with a flush, and categories."""
     hands = cards.all_multisets(BEST_OF)
@@ -97,7 +121,7 @@ def five_card_tables() -> tuple[NDArray[np.int16], NDArray[np.int16], NDArray[np
     return keys[:len(hands)], keys[len(hands):], category_of_key
 
 
-@cache
+@built_once
 def plain_table(k: int) -> np.ndarray:
     """Key of the best five cards of every k-rank multiset, ignoring suits.
 
@@ -121,7 +145,7 @@ def plain_table(k: int) -> np.ndarray:
     return keys
 
 
-@cache
+@built_once
 def flush_table() -> np.ndarray:
     """Key of the best flush in every set of ranks of one suit.
 
@@ -152,7 +176,7 @@ def flush_table() -> np.ndarray:
 _RANK_BIT = (1 << np.arange(len(cards.RANKS))).astype(np.uint16)
 
 
-@cache
+@built_once
 def flush_suit_table() -> NDArray[np.int8]:
     """The suit held five or more times, from packed suit counts (see :func:`suit_counts`).
 
@@ -236,7 +260,7 @@ def raise_flushes(keys: np.ndarray, columns: list[np.ndarray], suits: np.ndarray
     keys[rows] = np.maximum(keys[rows], flush_table()[mask])
 
 
-@cache
+@built_once
 def board_pair_table() -> np.ndarray:
     """Plain key of every five-rank board with every pair of hole ranks.
 
@@ -286,6 +310,8 @@ def deal_keys(board: np.ndarray, holes: np.ndarray) -> np.ndarray:
     """
     board = np.asarray(board, dtype=np.uint8)
     holes = np.asarray(holes, dtype=np.uint8)
+    if not len(board):  # no deal, no table: a run's schema is found without building them
+        return np.empty((holes.shape[1] if holes.ndim == 3 else 0, 0), dtype=np.int16)
     board_columns = list(np.ascontiguousarray(board.T))
     board_ranks = cards.sort_columns([column >> 2 for column in board_columns])
     board_index = cards.multiset_index(board_ranks) * np.int32(cards.multiset_count(2))
