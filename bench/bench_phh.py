@@ -10,9 +10,10 @@ Pluribus hands (``data/raw/phh/pluribus``, every hole card known, finishing
 stacks recorded) as the tables ``[1]``, ``[2]``, ..., then measures:
 
 1. ``pokerpipe run FILE -o OUT -q`` as a subprocess, wall-clock time with the
-   process start included (best of 3), on one core (``--threads 1``) and on
-   all cores, in hands per second; the run must read every hand and find no
-   mismatch against the recorded chips;
+   process start included (best of 3, the two alternated), on one core
+   (pinned with ``taskset -c 0``, ``--threads 1``) and on all cores, in hands
+   per second; the run must read every hand and find no mismatch against the
+   recorded chips;
 2. pokerkit's ``HandHistory.load_all`` reading the same file in this
    process (one run: it is slow), in hands per second, and the ratio;
 3. the peak RSS of a run over archives of the two ``--memory-hands`` sizes;
@@ -50,20 +51,38 @@ def build_archive(path: Path, hands: int) -> None:
             out.write(f"[{number}]\n{texts[(number - 1) % len(texts)]}\n\n")
 
 
-def run_pokerpipe(inputs: Path, outdir: Path, *extra: str) -> tuple[float, int, dict]:
+def run_pokerpipe(inputs: Path, outdir: Path, *extra: str,
+                  prefix: tuple[str, ...] = ()) -> tuple[float, int, dict]:
     """One ``pokerpipe run`` as a subprocess: wall seconds, peak RSS in bytes, the summary.
 
     A child's peak RSS counts the pages of this process it shares until it
     starts Python afresh, so memory is measured while this process is small.
     """
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "pipeline", "run", str(inputs), "-o", str(outdir), "-q",
-                                *extra], cwd=ROOT)
+    process = subprocess.Popen([*prefix, sys.executable, "-m", "pipeline", "run", str(inputs), "-o",
+                                str(outdir), "-q", *extra], cwd=ROOT)
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - started
     if status != 0:
         raise SystemExit(f"pokerpipe run {inputs} failed with status {status}")
     return seconds, usage.ru_maxrss * 1024, json.loads((outdir / "summary.json").read_text())
+
+
+#: One core: the process pinned to CPU 0 (its threads default to one), as bench_cores pins it.
+ONE_CORE = ("taskset", "-c", "0") if shutil.which("taskset") else ()
+
+
+def time_one_and_all_cores(inputs: Path, outdir: Path, repeats: int = 3) -> tuple[float, float, dict]:
+    """Best of ``repeats`` wall seconds on one core and on all cores, process start included, the
+    runs alternated so that both see the same machine; and the summary of the last run."""
+    one = every = float("inf")
+    summary: dict = {}
+    for _ in range(repeats):
+        seconds, _, _ = run_pokerpipe(inputs, outdir, "--threads", "1", prefix=ONE_CORE)
+        one = min(one, seconds)
+        seconds, _, summary = run_pokerpipe(inputs, outdir)
+        every = min(every, seconds)
+    return one, every, summary
 
 
 def time_pokerpipe(inputs: Path, outdir: Path, *extra: str, repeats: int = 3) -> tuple[float, dict]:
@@ -129,11 +148,12 @@ def main() -> int:
         sample = len(list(PLURIBUS.rglob("*.phh")))
         print(f"archive: {args.hands:,} hands, {size / (1 << 20):.1f} MiB, "
               f"the {sample} Pluribus sample hands repeated")
-        one, _ = time_pokerpipe(archive, Path(folder) / "out1", "--threads", "1")
-        seconds, summary = time_pokerpipe(archive, Path(folder) / "out")
+        one, seconds, summary = time_one_and_all_cores(archive, Path(folder) / "out")
         rate = args.hands / seconds
         expected = summary["expected"]
-        print(f"pokerpipe run, one core (--threads 1; end to end, process start included, best of 3): "
+        pinned = "pinned with taskset -c 0, " if ONE_CORE else "taskset not found: not pinned, "
+        print(f"pokerpipe run, one core ({pinned}--threads 1; end to end, process start included, "
+              "best of 3): "
               f"{one:.2f} s, {args.hands / one:,.0f} hands/s")
         print(f"pokerpipe run, all cores ({os.cpu_count()}): {seconds:.2f} s, {rate:,.0f} hands/s, "
               f"{one / seconds:.2f}x one core; scored {summary['rows_scored']:,}, without showdown "
