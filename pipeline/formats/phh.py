@@ -301,10 +301,11 @@ def _next_part(stream: pa.NativeFile, carry: NDArray[np.uint8], *, phhs: bool, h
         # The line ends and hand starts of the text are found once: those before the cut are
         # the part's, unless cleaning the part changes its bytes.
         newlines = _newlines(text)
-        starts = _hand_starts(text, newlines) if phhs else np.zeros(0, np.int64)
+        delimited = phhs and _holds_a_delimiter(text)  # looked for once, for the starts and the cut
+        starts = _hand_starts(text, newlines, delimited=delimited) if phhs else np.zeros(0, np.int64)
         # A part ends where its last hand starts, so that no hand is cut, and before a
         # multi-line string the text does not close yet: its lines may be text, not headers.
-        cut = len(text) if end else _cut(text, starts)
+        cut = len(text) if end else _cut(text, starts, delimited=delimited)
         if cut <= 0:
             if end:  # an empty text (a compressed one, or a byte-order mark alone): no hand
                 return None
@@ -315,7 +316,7 @@ def _next_part(stream: pa.NativeFile, carry: NDArray[np.uint8], *, phhs: bool, h
         return _Part(text[:cut], newlines[:lines], starts[starts < cut], text[cut:].copy(), end)
 
 
-def _cut(text: NDArray[np.uint8], starts: NDArray[np.int64]) -> int:
+def _cut(text: NDArray[np.uint8], starts: NDArray[np.int64], *, delimited: bool) -> int:
     """Where a part of a .phhs text that is not the file's end ends: its last hand start that is
     not after a multi-line string still open at the end of the text (0: none, read on).
 
@@ -324,7 +325,7 @@ def _cut(text: NDArray[np.uint8], starts: NDArray[np.int64]) -> int:
     taken as TOML text taken at the end of the file is, opening nothing, so that memory stays
     bounded.
     """
-    opened = _open_string(text)
+    opened = _open_string(text) if delimited else -1
     if opened >= 0 and len(text) - opened <= LONGEST_OPEN_STRING:
         starts = starts[starts < opened]
     return int(starts[-1]) if len(starts) else 0
@@ -437,10 +438,12 @@ def _plain_ascii(blob: NDArray[np.uint8], newlines: NDArray[np.intp]) -> bool:
     return not len(blob) or (int(blob.max()) < 0x80 and not np.any(crlf))
 
 
-def _hand_starts(blob: NDArray[np.uint8], newlines: NDArray[np.intp]) -> NDArray[np.int64]:
+def _hand_starts(blob: NDArray[np.uint8], newlines: NDArray[np.intp], *,
+                 delimited: bool | None = None) -> NDArray[np.int64]:
     """Byte offsets of the table headers of a ``.phhs`` text: lines that start with '[', or with
     blanks and then a whole header (an indented ``  [2]`` is a header in TOML), outside the
-    multi-line strings.  ``newlines`` are the offsets of its line ends (:func:`_newlines`)."""
+    multi-line strings.  ``newlines`` are the offsets of its line ends (:func:`_newlines`);
+    ``delimited``, whether it holds a multi-line delimiter, if already known."""
     line_starts = np.concatenate([[0], newlines + 1])
     line_starts = line_starts[line_starts < len(blob)]
     lead = blob[line_starts]
@@ -451,7 +454,7 @@ def _hand_starts(blob: NDArray[np.uint8], newlines: NDArray[np.intp]) -> NDArray
         headers = [int(at) for at, end in zip(indented.tolist(), ends.tolist())
                    if _HEADER_LINE.match(blob[at:end].tobytes().decode("utf-8", errors="replace"))]
         starts = np.sort(np.concatenate([starts, np.array(headers, dtype=np.int64)]))
-    found: NDArray[np.int64] = _outside_multiline_strings(blob, starts.astype(np.int64))
+    found: NDArray[np.int64] = _outside_multiline_strings(blob, starts.astype(np.int64), delimited=delimited)
     return found
 
 
@@ -487,13 +490,15 @@ def _open_string(blob: NDArray[np.uint8]) -> int:
     return -1
 
 
-def _outside_multiline_strings(blob: NDArray[np.uint8], starts: NDArray[np.int64]) -> NDArray[np.int64]:
+def _outside_multiline_strings(blob: NDArray[np.uint8], starts: NDArray[np.int64], *,
+                               delimited: bool | None = None) -> NDArray[np.int64]:
     """The line starts that are not inside a multi-line string: such a line is text, never a header.
 
-    Only a text that holds a multi-line delimiter is scanned, its strings and comments in order,
-    so that a delimiter inside another string or a comment opens nothing.
+    Only a text that holds a multi-line delimiter (``delimited``, if already known) is scanned,
+    its strings and comments in order, so that a delimiter inside another string or a comment
+    opens nothing.
     """
-    if not _holds_a_delimiter(blob):
+    if not (_holds_a_delimiter(blob) if delimited is None else delimited):
         return starts
     spans = np.array([match.span() for match in _STRING_OR_COMMENT.finditer(blob.tobytes())
                       if match.group()[:3] in _MULTILINE], dtype=np.int64).reshape(-1, 2)
