@@ -168,7 +168,8 @@ class _Report:
               show_default=True, help="Rows scored at a time; bounds memory.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Scoring threads of the local engine (default: the cores this process may use; "
-                   "1: one thread doing everything in turn).  Outputs do not depend on it.")
+                   "1: one thread doing everything in turn, but for reading a .phhs archive's next "
+                   "part ahead).  Outputs do not depend on it.")
 @click.option("--engine", type=click.Choice(ENGINES), default="local", show_default=True,
               help="local: this process.  dask: partitions on a dask cluster, winners as "
                    "OUTDIR/winners/part-*.  Needs pip install 'pokerpipe[dask]'.")
