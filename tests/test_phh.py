@@ -13,6 +13,7 @@ import bz2
 import gzip
 import json
 import shutil
+import threading
 import tomllib
 from pathlib import Path
 
@@ -20,6 +21,7 @@ import pandas as pd
 import pytest
 
 from pipeline.formats import phh
+from pipeline.formats.readers import open_source
 from pipeline.runs.runner import Run
 
 from .rules import best_value
@@ -435,3 +437,15 @@ def test_one_hand_files_read_together_give_what_they_give_one_by_one(tmp_path: P
     bad = rejects[rejects["source"].str.endswith("000.phh")]
     assert bad["source_row"].tolist() == ["1"] and "line 1: bytes that are not UTF-8" in bad["reason"].iloc[0]
     assert together["rows_read"] == alone["rows_read"] == len(files)
+
+
+def test_a_reading_stopped_early_leaves_no_thread_reading(tmp_path: Path, monkeypatch) -> None:
+    # The parts are read ahead on a thread: closing the reading after its first group (as an
+    # error elsewhere in a run does) stops that thread, and the file is not read after.
+    monkeypatch.setattr(phh, "CHUNK_BYTES", 1000)
+    path = tmp_path / "many.phhs"
+    path.write_bytes((PHH / "pluribus-31.phhs").read_bytes() * 4)
+    groups = phh.read_hands(open_source(path), batch_rows=2)
+    next(groups)
+    groups.close()
+    assert not [thread for thread in threading.enumerate() if thread.name == "pokerpipe-read-ahead"]

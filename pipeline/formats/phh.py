@@ -45,11 +45,11 @@ the recorded winners of the showdown.
 from __future__ import annotations
 
 import codecs
+import queue
 import re
 import threading
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -240,8 +240,8 @@ def _parse_group(group: _Group) -> Hands:
 def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
     """The groups of hands of a source, read a part at a time (see :func:`read_hands`).
 
-    While the groups of one part are parsed, the next part is read and its hand starts found
-    on a thread of its own, so that the threads that parse never wait for the file.
+    The parts are read, and their hand starts found, on a thread of their own ahead of the
+    groups in use (:func:`_parts_ahead`), so that the threads that parse never wait for the file.
     """
     if source.members:
         yield from _member_texts(source, batch_rows=batch_rows)
@@ -250,21 +250,58 @@ def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
     group_size = min(batch_rows, GROUP_HANDS)
     ordinal, line_base, head = 1, 0, True
     try:
-        with pa.input_stream(str(source.path), compression=source.compression) as stream, \
-                ThreadPoolExecutor(1, thread_name_prefix="pokerpipe-read-ahead") as ahead:
-            part = _next_part(stream, np.zeros(0, np.uint8), phhs=phhs, head=True)
-            while part is not None:
-                following = None if part.end else ahead.submit(_next_part, stream, part.carry, phhs=phhs,
-                                                                head=False)
+        with pa.input_stream(str(source.path), compression=source.compression) as stream:
+            for part in _parts_ahead(stream, phhs=phhs):
                 for group in _part_groups(part.text, part.newlines, part.starts, phhs=phhs, head=head,
                                           ordinal=ordinal, line_base=line_base, group_size=group_size):
                     ordinal = group.last_ordinal + 1
                     yield group
                 line_base += len(part.newlines)
                 head = False
-                part = following.result() if following is not None else None
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"{source.path}: cannot read ({error})") from None
+
+
+#: Parts read ahead of the one in use, at most.  One is not enough: a part read while the
+#: scoring threads hold the GIL takes several times its 40 ms (each step waits for the GIL),
+#: and the threads then waited for it at every part.
+PARTS_AHEAD = 2
+
+
+def _parts_ahead(stream: pa.NativeFile, *, phhs: bool) -> Iterator[_Part]:
+    """The parts of a file, in order (:func:`_next_part`), read on a thread of their own.
+
+    The thread reads up to :data:`PARTS_AHEAD` parts ahead, then waits for one to be taken.
+    An error it meets is raised here, where the next part is taken; a caller that stops early
+    (an error elsewhere, a generator closed) stops it, and the stream is never read after
+    this function returns.
+    """
+    parts: queue.Queue[_Part | BaseException | None] = queue.Queue(maxsize=PARTS_AHEAD)
+    stop = threading.Event()
+
+    def read() -> None:
+        try:
+            part = _next_part(stream, np.zeros(0, np.uint8), phhs=phhs, head=True)
+            while part is not None and not stop.is_set():
+                parts.put(part)
+                part = None if part.end else _next_part(stream, part.carry, phhs=phhs, head=False)
+            parts.put(None)
+        except BaseException as error:  # the reader's error is the caller's: raised where it takes parts
+            parts.put(error)
+
+    reader = threading.Thread(target=read, name="pokerpipe-read-ahead", daemon=True)
+    reader.start()
+    try:
+        while (item := parts.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        while reader.is_alive():  # a reader waiting on a full queue sees the stop once one is taken
+            while not parts.empty():
+                parts.get_nowait()
+            reader.join(timeout=0.01)
 
 
 @dataclass(frozen=True)
