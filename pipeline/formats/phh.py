@@ -262,21 +262,22 @@ def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
         raise InputError(f"{source.path}: cannot read ({error})") from None
 
 
-#: Parts read ahead of the one in use, at most.  One is not enough: a part read while the
+#: Parts read and waiting to be taken, at most; the reader reads one more meanwhile, so up to
+#: two parts are ahead of the one in use.  One ahead is not enough: a part read while the
 #: scoring threads hold the GIL takes several times its 40 ms (each step waits for the GIL),
 #: and the threads then waited for it at every part.
-PARTS_AHEAD = 2
+PARTS_WAITING = 1
 
 
 def _parts_ahead(stream: pa.NativeFile, *, phhs: bool) -> Iterator[_Part]:
     """The parts of a file, in order (:func:`_next_part`), read on a thread of their own.
 
-    The thread reads up to :data:`PARTS_AHEAD` parts ahead, then waits for one to be taken.
+    The thread reads ahead until :data:`PARTS_WAITING` parts wait to be taken, and one more.
     An error it meets is raised here, where the next part is taken; a caller that stops early
     (an error elsewhere, a generator closed) stops it, and the stream is never read after
     this function returns.
     """
-    parts: queue.Queue[_Part | BaseException | None] = queue.Queue(maxsize=PARTS_AHEAD)
+    parts: queue.Queue[_Part | BaseException | None] = queue.Queue(maxsize=PARTS_WAITING)
     stop = threading.Event()
 
     def read() -> None:
