@@ -196,7 +196,7 @@ def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Han
 #: Bytes of a .phhs file read at a time; a part of the file is cut where a hand starts.
 CHUNK_BYTES = 1 << 24
 #: Bytes of the first part of a file: a small one, read at once, while the next is read on.
-FIRST_PART_BYTES = 1 << 20
+FIRST_PART_BYTES = 1 << 21
 
 
 @dataclass(frozen=True)
@@ -252,8 +252,12 @@ def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
     try:
         with pa.input_stream(str(source.path), compression=source.compression) as stream:
             for part in _parts_ahead(stream, phhs=phhs):
+                # The first part of a larger file, small, is cut in two groups: two threads start
+                # on it at once, while the next part is read.
+                size = max(1, min(group_size, (len(part.starts) + 1) // 2)) if head and not part.end \
+                    else group_size
                 for group in _part_groups(part.text, part.newlines, part.starts, phhs=phhs, head=head,
-                                          ordinal=ordinal, line_base=line_base, group_size=group_size):
+                                          ordinal=ordinal, line_base=line_base, group_size=size):
                     ordinal = group.last_ordinal + 1
                     yield group
                 line_base += len(part.newlines)
