@@ -139,6 +139,14 @@ class Game(ABC):
         Raises InputError naming the input that lacks a column the game needs.
         """
 
+    def prepare(self) -> None:
+        """Build what scoring needs once (its tables) ahead of the first batch; nothing here.
+
+        A run on several threads calls it on a thread of its own while the first batches are
+        read, so that they do not wait for it one after another.
+        """
+        return None  # a game without tables has nothing to build
+
     @abstractmethod
     def score(self, table: pa.Table, columns: tuple[str, ...], *, best_five: bool = False) -> Scored:
         """Parse and score a batch: ``table`` holds ``columns`` (from :meth:`input_columns`) as text."""

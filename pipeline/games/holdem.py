@@ -375,6 +375,10 @@ class Holdem(base.Game):
         last = max(SEATS.index(seats_of(names)[-1]) for names in columns.values())
         return (BOARD_COLUMN, *SEATS[:last + 1])
 
+    def prepare(self) -> None:
+        # One deal with a flush builds every table a deal's keys use.
+        deal_keys(np.array([[0, 4, 8, 12, 20]]), np.array([[[24, 28]]]))
+
     def score(self, table: pa.Table, columns: tuple[str, ...], *, best_five: bool = False) -> base.Scored:
         """Score a batch of deals given as board and p1..pK text columns.
 

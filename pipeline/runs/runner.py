@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
@@ -564,6 +565,11 @@ class LocalEngine:
     def execute(self, run: BaseRun) -> Summary:
         started = time.perf_counter()
         per_source = [Totals.empty(run.game) for _ in run.sources]
+        # On several threads, the game's tables are built while the first batches are read and
+        # parsed, not by the first scoring threads one after another.
+        preparing = threading.Thread(target=registry.get(run.game).prepare, name="pokerpipe-prepare")
+        if self.threads > 1:
+            preparing.start()
         with OutputSet(run.outdir) as staged:
             with TableWriter(staged.path / run.results_name, schema=run.results_schema(),
                              quote_strings=run.scoring.quote_winners) as results, \
@@ -583,6 +589,8 @@ class LocalEngine:
                 first_rows = stream_sources(run.sources, run.columns, batch_rows=run.batch_rows,
                                             threads=self.threads, process=run.process_batch,
                                             consume=write)
+            if preparing.is_alive():
+                preparing.join()
             totals, inputs = summarize(run.game, run.sources, first_rows, per_source)
             return run.finish(staged.path, totals, inputs, started=started, engine="local",
                               results=run.results_name)
