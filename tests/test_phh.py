@@ -17,6 +17,7 @@ import threading
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -449,3 +450,21 @@ def test_a_reading_stopped_early_leaves_no_thread_reading(tmp_path: Path, monkey
     next(groups)
     groups.close()
     assert not [thread for thread in threading.enumerate() if thread.name == "pokerpipe-read-ahead"]
+
+
+@pytest.mark.parametrize("chunk_bytes", [1000, 1 << 24])
+def test_each_group_carries_the_line_ends_of_its_own_text(tmp_path: Path, monkeypatch,
+                                                           chunk_bytes: int) -> None:
+    # The reading thread hands each group the line ends it found in the part, cleaned or not.
+    text = (PHH / "pluribus-31.phhs").read_bytes()
+    at = text.index(b"Gogo")
+    (tmp_path / "odd.phhs").write_bytes((text[:at] + b"G\xffgo" + text[at + 4:]).replace(b"\n", b"\r\n"))
+    (tmp_path / "plain.phhs").write_bytes(text)
+    monkeypatch.setattr(phh, "CHUNK_BYTES", chunk_bytes)
+    for name in ("odd.phhs", "plain.phhs"):
+        groups = list(phh._hand_texts(open_source(tmp_path / name), batch_rows=5))
+        assert len(groups) > 1
+        for group in groups:
+            data = np.frombuffer(group.text, dtype=np.uint8)
+            assert group.newlines is not None
+            np.testing.assert_array_equal(group.newlines, np.flatnonzero(data == ord("\n")))

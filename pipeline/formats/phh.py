@@ -208,6 +208,8 @@ class _Group:
     first hand in the file (from 1); ``bad`` holds (ordinal, line from 1)
     of the first line of a hand with bytes that are not UTF-8 text.  A group
     of one-hand files (``members``) holds a hand per file, each on its line 1.
+    ``newlines``, the offsets of the line ends of ``text`` when the reading
+    thread found them already (None: found where the group is parsed).
     """
 
     text: pa.Buffer
@@ -217,6 +219,7 @@ class _Group:
     multi: bool
     bad: tuple[tuple[int, int], ...] = ()
     members: tuple[Source, ...] = ()
+    newlines: NDArray[np.intp] | None = None
 
     @property
     def last_ordinal(self) -> int:
@@ -226,7 +229,7 @@ class _Group:
 def _parse_group(group: _Group) -> Hands:
     """The fields of a group's hands: its text cut into lines and parsed (:func:`_parse`)."""
     data = np.frombuffer(group.text, dtype=np.uint8)
-    newlines = np.flatnonzero(data == ord("\n"))
+    newlines = _newlines(data) if group.newlines is None else group.newlines
     text = _Text(group.text, data, np.concatenate([[0], newlines + 1]), np.append(newlines, len(data)))
     parsed = _parse(text, group.starts, ordinal=group.first_ordinal, first_line=group.first_line,
                     multi=group.multi)
@@ -456,8 +459,10 @@ def _part_groups(raw: NDArray[np.uint8], newlines: NDArray[np.intp], starts_at: 
         owner = np.searchsorted(first_line + starts, inside, side="right") - 1  # the hand of each bad line
         bad = tuple((ordinal + begin + int(hand), int(line) + 1) for hand, line in zip(owner, inside)
                     if hand >= 0)
+        # The part's line ends serve its groups: the scoring threads need not find them again.
+        lines_end = int(start_lines[stop]) if stop < hands else len(newlines)
         yield _Group(buffer.slice(low, high - low), starts, ordinal + begin, first_line + 1,
-                     bool(headed[begin]), bad)
+                     bool(headed[begin]), bad, newlines=newlines[int(start_lines[begin]):lines_end] - low)
         begin = stop
 
 
@@ -618,7 +623,7 @@ def _clean_text(blob: bytes) -> tuple[bytes, NDArray[np.int64]]:
         for start, end in spans:
             fixed[start:end] = b"?" * (end - start)
         starts = np.array([start for start, _ in spans], dtype=np.int64)
-        newlines = np.flatnonzero(np.frombuffer(blob, dtype=np.uint8) == ord("\n"))
+        newlines = _newlines(np.frombuffer(blob, dtype=np.uint8))
         bad_lines = np.unique(np.searchsorted(newlines, starts)).astype(np.int64)
         blob = bytes(fixed)
     return (blob.replace(b"\r\n", b"\n") if b"\r" in blob else blob), bad_lines
