@@ -370,7 +370,7 @@ def _cut(text: NDArray[np.uint8], starts: NDArray[np.int64], *, delimited: bool)
     taken as TOML text taken at the end of the file is, opening nothing, so that memory stays
     bounded.
     """
-    opened = _open_string(text) if delimited else -1
+    opened = _open_string(text, delimited=delimited)
     if opened >= 0 and len(text) - opened <= LONGEST_OPEN_STRING:
         starts = starts[starts < opened]
     return int(starts[-1]) if len(starts) else 0
@@ -521,15 +521,17 @@ _STRING_OR_COMMENT_TO_END = re.compile(
     + _LITERAL_BODY + rb"''''{0,2}|(?P<open_literal>" + _LITERAL_BODY + rb"\Z)" + _ONE_LINE, re.DOTALL)
 
 
-def _open_string(blob: NDArray[np.uint8]) -> int:
+def _open_string(blob: NDArray[np.uint8], *, delimited: bool | None = None) -> int:
     r"""Where a multi-line string that the text does not close opens, -1 if none.
+
+    Only a text that holds a multi-line delimiter (``delimited``, if already known) is scanned.
 
     >>> _open_string(np.frombuffer(b"a = '''x\n[2]\n", dtype=np.uint8))
     4
     >>> _open_string(np.frombuffer(b"a = '''x'''\n# '''\nb = \"'''\"\n", dtype=np.uint8))
     -1
     """
-    if not _holds_a_delimiter(blob):
+    if not (_holds_a_delimiter(blob) if delimited is None else delimited):
         return -1
     for match in _STRING_OR_COMMENT_TO_END.finditer(blob.tobytes()):
         if match.group("open") is not None or match.group("open_literal") is not None:
@@ -1215,11 +1217,9 @@ def _padded(values: np.ndarray, lengths: np.ndarray, fill: float = 0.0) -> np.nd
     out = np.full((hands, _SEATS), fill)
     counts = np.maximum(lengths, 0)
     if counts.max(initial=0) <= _SEATS:  # every value has a seat: one flat index, row * seats + index
-        shift = np.arange(hands) * _SEATS - (np.cumsum(counts) - counts)
-        out.reshape(-1)[np.arange(len(values)) + np.repeat(shift, counts)] = values
+        out.reshape(-1)[_ranges(np.arange(hands, dtype=np.int64) * _SEATS, counts)] = values
         return out
-    starts = np.cumsum(counts) - counts
-    index = np.arange(counts.sum()) - np.repeat(starts, counts)
+    index = _ranges(np.zeros(hands, dtype=np.int64), counts)
     rows = np.repeat(np.arange(hands), counts)
     keep = index < _SEATS
     out[rows[keep], index[keep]] = values[keep]
