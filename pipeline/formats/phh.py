@@ -255,10 +255,11 @@ def _hand_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
     try:
         with pa.input_stream(str(source.path), compression=source.compression) as stream:
             for part in _parts_ahead(stream, phhs=phhs):
-                # The first part of a larger file, small, is cut in two groups: two threads start
-                # on it at once, while the next part is read.
-                size = max(1, min(group_size, (len(part.starts) + 1) // 2)) if head and not part.end \
-                    else group_size
+                # A part's groups are of even sizes.  A larger file's first part, small, is cut in
+                # two groups, so that two threads start on it at once while the next part is read;
+                # its last part too, so that two threads end together.
+                groups = max(2 if head != part.end else 1, -(-len(part.starts) // group_size))
+                size = max(1, -(-len(part.starts) // groups))
                 for group in _part_groups(part.text, part.newlines, part.starts, phhs=phhs, head=head,
                                           ordinal=ordinal, line_base=line_base, group_size=size):
                     ordinal = group.last_ordinal + 1
