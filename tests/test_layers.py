@@ -1,6 +1,6 @@
 """The package's layers hold: read from the source, every import of every module is checked.
 
-Layers, bottom to top: the foundation modules (``errors``, ``text``), ``poker`` (pure evaluation),
+Layers, bottom to top: the foundation modules (``errors``, ``ranges``, ``text``), ``poker`` (pure evaluation),
 ``games``, ``formats``, ``runs``, and the command line.  A module imports only from its own layer or
 below, never a private name of another module, and the imports (in-function ones included) form no
 cycle.
@@ -16,8 +16,9 @@ import pytest
 from .conftest import ROOT
 
 PACKAGE = ROOT / "pipeline"
-LAYERS = {"pipeline.errors": 0, "pipeline.text": 0, "pipeline.poker": 1, "pipeline.games": 2,
-          "pipeline.formats": 3, "pipeline.runs": 4, "pipeline.cli": 5, "pipeline.__main__": 5, "pipeline": 5}
+LAYERS = {"pipeline.errors": 0, "pipeline.ranges": 0, "pipeline.text": 0, "pipeline.poker": 1,
+          "pipeline.games": 2, "pipeline.formats": 3, "pipeline.runs": 4, "pipeline.cli": 5,
+          "pipeline.__main__": 5, "pipeline": 5}
 
 
 def module_name(path: Path) -> str:

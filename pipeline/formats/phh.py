@@ -66,6 +66,7 @@ from pipeline.formats.sources import Batch, PendingBatch, Source, format_suffix
 from pipeline.games import holdem
 from pipeline.poker import cards, notation
 from pipeline.poker.holdem import BEST_OF
+from pipeline.ranges import ranges
 from pipeline.text import offsets_and_data, shown
 
 SUFFIXES = (".phh", ".phhs")
@@ -960,7 +961,7 @@ def _plain_number_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.i
     # The eight bytes that end with each number (a little-endian word read at any byte), as digits;
     # the bytes before the number count as 0.
     words = np.ndarray(shape=(len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
-    numbers = _ranges(lo[plain], counts[plain])
+    numbers = ranges(lo[plain], counts[plain])
     size = np.minimum(length[numbers], 8)
     digits = (words[after[numbers] - 8] & _KEPT[size]) - _KEPT_ZEROS[size]
     values = _eight_digits(digits).astype(np.float64)
@@ -968,7 +969,7 @@ def _plain_number_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.i
     read[order] = np.arange(len(start))  # each list's place in the text order
     in_order = counts[read]
     firsts = (np.cumsum(counts) - counts)[read]
-    return plain[read], in_order, values[_ranges(firsts, in_order)]
+    return plain[read], in_order, values[ranges(firsts, in_order)]
 
 
 def _number_fields(text: _Text, where: dict[str, NDArray[np.int64]], value_start: NDArray[np.int64],
@@ -1006,7 +1007,7 @@ def _lists_of(lists: _NumberLists, hands: NDArray[np.int64]) -> _NumberLists:
     """The lists of some hands (``hands``: their rows, in order)."""
     values, lengths = lists
     sizes = np.maximum(lengths, 0)
-    return values[_ranges((np.cumsum(sizes) - sizes)[hands], sizes[hands])], lengths[hands]
+    return values[ranges((np.cumsum(sizes) - sizes)[hands], sizes[hands])], lengths[hands]
 
 
 def _merged(lists: _NumberLists, rows: NDArray[np.bool_], others: _NumberLists) -> _NumberLists:
@@ -1016,8 +1017,8 @@ def _merged(lists: _NumberLists, rows: NDArray[np.bool_], others: _NumberLists) 
     sizes = np.maximum(lengths, 0)
     starts = np.cumsum(sizes) - sizes
     values = np.empty(int(sizes.sum()), dtype=np.float64)
-    values[_ranges(starts[~rows], sizes[~rows])] = lists[0]
-    values[_ranges(starts[rows], sizes[rows])] = others[0]
+    values[ranges(starts[~rows], sizes[~rows])] = lists[0]
+    values[ranges(starts[rows], sizes[rows])] = others[0]
     return values, lengths
 
 
@@ -1046,14 +1047,6 @@ def _matches_each(strings: pa.Array, pattern: str) -> NDArray[np.bool_]:
     return each
 
 
-def _ranges(first: NDArray[np.int64], counts: NDArray[np.int64]) -> NDArray[np.int64]:
-    """first[0], first[0] + 1, ... (counts[0] of them), then the same from first[1], ..., flat."""
-    ends = np.cumsum(counts)
-    index: NDArray[np.int64] = np.arange(ends[-1] if len(ends) else 0, dtype=np.int64) \
-        + np.repeat(first - (ends - counts), counts)
-    return index
-
-
 def _canonical_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.int64]
                      ) -> tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64]]:
     """Whether each list from ``start`` to ``end`` is written as pokerkit writes it (:data:`_CANONICAL`).
@@ -1071,7 +1064,7 @@ def _canonical_lists(text: _Text, start: NDArray[np.int64], end: NDArray[np.int6
           & (np.searchsorted(text.escapes, start) == np.searchsorted(text.escapes, end)))
     lists = np.flatnonzero(ok)
     pairs = count[lists] // 2
-    quotes = text.quotes[_ranges(lo[lists], count[lists])]
+    quotes = text.quotes[ranges(lo[lists], count[lists])]
     opening, closing = quotes[0::2], quotes[1::2]
     list_of = np.repeat(np.arange(len(lists)), pairs)
     wrong = closing - opening < 2  # an empty item
@@ -1089,7 +1082,7 @@ def _canonical_items(text: _Text, start: NDArray[np.int64],
     """Items of lists as pokerkit writes them (:func:`_canonical_lists`), flat, and their count per list."""
     lo = np.searchsorted(text.quotes, start)
     count = np.searchsorted(text.quotes, end) - lo
-    quotes = text.quotes[_ranges(lo, count)]
+    quotes = text.quotes[ranges(lo, count)]
     return text.spans(quotes[0::2] + 1, quotes[1::2]), (count // 2).astype(np.int64)
 
 
@@ -1218,9 +1211,9 @@ def _padded(values: np.ndarray, lengths: np.ndarray, fill: float = 0.0) -> np.nd
     out = np.full((hands, _SEATS), fill)
     counts = np.maximum(lengths, 0)
     if counts.max(initial=0) <= _SEATS:  # every value has a seat: one flat index, row * seats + index
-        out.reshape(-1)[_ranges(np.arange(hands, dtype=np.int64) * _SEATS, counts)] = values
+        out.reshape(-1)[ranges(np.arange(hands, dtype=np.int64) * _SEATS, counts)] = values
         return out
-    index = _ranges(np.zeros(hands, dtype=np.int64), counts)
+    index = ranges(np.zeros(hands, dtype=np.int64), counts)
     rows = np.repeat(np.arange(hands), counts)
     keep = index < _SEATS
     out[rows[keep], index[keep]] = values[keep]

@@ -72,6 +72,7 @@ from pipeline.poker.holdem import (
     plain_table,
     suit_counts,
 )
+from pipeline.ranges import ranges
 from pipeline.runs.runner import BaseRun, BatchOutcome, Scoring, Summary, SummaryParts, Totals
 
 BOARD_SIZES = holdem.BOARD_SIZES  # preflop, flop, turn and river
@@ -240,9 +241,7 @@ def _all_picks(live: int, width: int) -> np.ndarray:
         # room for the columns still to come.
         low = picks[:, -1].astype(np.int64) + 1 if column else np.zeros(len(picks), dtype=np.int64)
         room = np.maximum(live - (width - column - 1) - low, 0)
-        starts = np.repeat(low, room)
-        offsets = np.arange(room.sum()) - np.repeat(np.cumsum(room) - room, room)
-        picks = np.column_stack([np.repeat(picks, room, axis=0), (starts + offsets).astype(np.uint8)])
+        picks = np.column_stack([np.repeat(picks, room, axis=0), ranges(low, room).astype(np.uint8)])
     assert len(picks) == comb(live, width)
     picks.setflags(write=False)
     return picks
