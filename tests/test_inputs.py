@@ -57,6 +57,22 @@ def games(tmp_path) -> Path:
     return path
 
 
+# --- the order of a folder ------------------------------------------------------------------------
+def test_hand_histories_below_a_folder_are_read_in_the_order_of_their_paths(runner, tmp_path):
+    """Part by part, as pathlib sorts paths: ``a/x`` before ``a-b/x`` although '-' sorts before '/'."""
+    top = tmp_path / "top"
+    for folder in ("a-b", "a", "a.b", "B", "a/c"):
+        (top / folder).mkdir(parents=True)
+        shutil.copyfile(PHH_HANDS[0], top / folder / "hand.phh")
+    (top / "a" / "dangling.phh").symlink_to(tmp_path / "nowhere.phh")  # no file there: passed over
+    (top / "a" / "self.phh").symlink_to(top / "a" / "self.phh")  # a link to itself: no file either
+    result = run(runner, str(top), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    expected = sorted(top.rglob("hand.phh"))
+    assert read_paths(tmp_path / "out") == [str(path) for path in expected]
+    assert [str(path.relative_to(top).parent) for path in expected] == ["B", "a/c", "a", "a-b", "a.b"]
+
+
 # --- links to folders ---------------------------------------------------------------------------
 
 @pytest.fixture

@@ -31,9 +31,11 @@ that no player is lost to a misspelt column (:func:`checked_columns`).
 from __future__ import annotations
 
 import dataclasses
+import errno
 import glob
 import io
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,7 +128,8 @@ def find_sources(patterns: Sequence[str | os.PathLike[str]], *,
     skipped: list[dict[str, str]] = []
     first_place: dict[tuple[int, int], Path] = {}
     for path, named in _expanded(patterns, notice):
-        identity = _identity(path)
+        status = _status(path)  # one look at each file: thousands of one-hand files are common
+        identity = (status.st_dev, status.st_ino) if status is not None else None
         if identity in first_place:
             reason = f"the same file as {shown(str(first_place[identity]), None, quote=False)}, " \
                      f"read once, at its first place"
@@ -136,7 +139,7 @@ def find_sources(patterns: Sequence[str | os.PathLike[str]], *,
         if identity is not None:
             first_place[identity] = path
         try:
-            source = open_source(path)
+            source = _opened(path, status)
             if not named:
                 _claimed_by_a_game(source)
         except UnknownFormatError as error:
@@ -249,15 +252,16 @@ def _folder_files(folder: Path, notice: Callable[[str], None]) -> list[Path]:
     back to a folder on the way down (a loop), or to a folder walked
     already, is told to ``notice`` and not walked again.
     """
-    direct = sorted(p for p in _entries(folder) if p.is_file() and _known_format(p))
+    top = _entries(folder)
+    direct = [entry.path for entry in top if entry.is_file and _known_format(entry.path)]
     below: list[Path] = []
     walked: dict[tuple[int, int] | None, Path] = {_identity(folder): folder}
 
-    def walk(current: Path, ancestors: tuple[tuple[int, int] | None, ...]) -> None:
-        for entry in _entries(current):
-            if entry.is_dir():
-                identity = _identity(entry)
-                named = shown(str(entry), None, quote=False)
+    def walk(entries: list[_Entry], ancestors: tuple[tuple[int, int] | None, ...], *, inside: bool) -> None:
+        for entry in entries:
+            if entry.is_dir:
+                identity = _identity(entry.path)
+                named = shown(str(entry.path), None, quote=False)
                 if identity in ancestors:
                     notice(f"{named}: a link back to {shown(str(walked[identity]), None, quote=False)} "
                            f"(a loop): not followed again")
@@ -265,22 +269,46 @@ def _folder_files(folder: Path, notice: Callable[[str], None]) -> list[Path]:
                     notice(f"{named}: the same folder as {shown(str(walked[identity]), None, quote=False)}, "
                            f"read once")
                 else:
-                    walked[identity] = entry
-                    walk(entry, (*ancestors, identity))
-            elif current != folder and entry.is_file() and _history_suffix(entry):
-                below.append(entry)
+                    walked[identity] = entry.path
+                    walk(_entries(entry.path), (*ancestors, identity), inside=True)
+            elif inside and entry.is_file and _history_suffix(entry.path):
+                below.append(entry.path)
 
-    walk(folder, (_identity(folder),))
-    return direct + sorted(below)
+    walk(top, (_identity(folder),), inside=False)
+    # The order of the paths themselves (part by part, as pathlib sorts them), not of their text.
+    return direct + sorted(below, key=lambda path: path.parts)
 
 
-def _entries(folder: Path) -> list[Path]:
-    """The entries of a folder in name order; InputError when it cannot be read (nothing is passed over)."""
+@dataclass(frozen=True)
+class _Entry:
+    """An entry of a folder: its path, and whether it is (or links to) a folder or a file."""
+
+    path: Path
+    is_dir: bool
+    is_file: bool
+
+
+def _entries(folder: Path) -> list[_Entry]:
+    """The entries of a folder in name order; InputError when it cannot be read (nothing is passed over).
+
+    What an entry is comes with the listing, without a look at each file (a folder of the public
+    collections holds thousands); where an entry is a link, pathlib follows it, as before.
+    """
     try:
-        return sorted(folder.iterdir())
+        with os.scandir(folder) as listing:
+            found = sorted(listing, key=lambda entry: entry.name)
     except OSError as error:
         raise InputError(f"{shown(str(folder), None, quote=False)}: cannot read the folder "
                          f"({error.strerror or error})") from None
+    entries = []
+    for entry in found:
+        path = folder / entry.name
+        if entry.is_symlink():
+            entries.append(_Entry(path, path.is_dir(), path.is_file()))
+        else:
+            entries.append(_Entry(path, entry.is_dir(follow_symlinks=False),
+                                  entry.is_file(follow_symlinks=False)))
+    return entries
 
 
 def _history_suffix(path: Path) -> bool:
@@ -291,6 +319,10 @@ def _history_suffix(path: Path) -> bool:
 
 def _known_format(path: Path) -> bool:
     return format_suffix(path)[0] in CSV_SUFFIXES + PARQUET_SUFFIXES + CONTEST_SUFFIXES + phh.SUFFIXES
+
+
+#: The errors of a file's status that mean no file is there, as ``Path.is_file`` reads them.
+_NOT_THERE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
 
 
 def open_source(path: str | os.PathLike[str]) -> Source:
@@ -308,9 +340,24 @@ def open_source(path: str | os.PathLike[str]) -> Source:
         lose a player).
     """
     path = Path(path)
-    if not path.is_file():
+    return _opened(path, _status(path))
+
+
+def _status(path: Path) -> os.stat_result | None:
+    """A file's status; None where no file is there (the errors ``Path.is_file`` reads so)."""
+    try:
+        return path.stat()
+    except OSError as error:
+        if error.errno not in _NOT_THERE:
+            raise
+        return None
+
+
+def _opened(path: Path, status: os.stat_result | None) -> Source:
+    """:func:`open_source` of a file whose status (:func:`_status`) was looked up already."""
+    if status is None or not stat.S_ISREG(status.st_mode):
         raise InputError(f"{shown(str(path), None, quote=False)}: no such file")
-    if path.stat().st_size == 0:
+    if status.st_size == 0:
         raise UnknownFormatError(path, "file is empty")
     suffix, compression = format_suffix(path)
     if suffix in phh.SUFFIXES:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import numpy as np
 import pyarrow as pa
@@ -35,7 +35,10 @@ def format_suffix(path: str | Path) -> tuple[str, str | None]:
     >>> format_suffix("a/deals.CSV.gz"), format_suffix("b.phhs"), format_suffix("README")
     (('.csv', 'gzip'), ('.phhs', None), ('', None))
     """
-    suffixes = [s.lower() for s in Path(path).suffixes]
+    # PurePath.suffixes of the name, without parsing a path again: a folder of thousands of
+    # files asks this of each file several times.
+    name = path.name if isinstance(path, PurePath) else PurePath(path).name
+    suffixes = [] if name.endswith(".") else ["." + s.lower() for s in name.lstrip(".").split(".")[1:]]
     compression = COMPRESSIONS.get(suffixes[-1]) if suffixes else None
     if compression:
         suffixes = suffixes[:-1]
