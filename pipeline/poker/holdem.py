@@ -332,6 +332,10 @@ def key_categories(keys: np.ndarray) -> NDArray[np.int8]:
 
     >>> [str(CATEGORIES[c]) for c in key_categories(np.array([1, 5854, 7462]))]
     ['High Card', 'Straight', 'Straight Flush']
+    >>> key_categories(np.zeros((3, 0), dtype=np.int16)).shape  # no deal: no table is needed
+    (3, 0)
     """
+    if not keys.size:  # a run's schema scores no deal: it need not wait for a table being built
+        return np.zeros(keys.shape, dtype=np.int8)
     categories: NDArray[np.int8] = five_card_tables()[2][keys]
     return categories
