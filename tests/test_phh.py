@@ -452,6 +452,27 @@ def test_a_reading_stopped_early_leaves_no_thread_reading(tmp_path: Path, monkey
     assert not [thread for thread in threading.enumerate() if thread.name == "pokerpipe-read-ahead"]
 
 
+def test_a_parts_groups_are_even_and_a_larger_files_first_and_last_parts_are_cut_in_two(
+        tmp_path: Path, monkeypatch) -> None:
+    # Two threads start together on the first part and end together on the last.
+    text = (PHH / "pluribus-31.phhs").read_bytes() * 4
+    hands = text.count(b"\n[") + text.startswith(b"[")
+    path = tmp_path / "four.phhs"
+    path.write_bytes(text)
+
+    def sizes(batch_rows: int) -> list[int]:
+        return [group.last_ordinal - group.first_ordinal + 1
+                for group in phh._hand_texts(open_source(path), batch_rows=batch_rows)]
+
+    assert sizes(1000) == [hands]  # read in one part: one group
+    monkeypatch.setattr(phh, "FIRST_PART_BYTES", 3000)  # a first part of a few hands, then the rest
+    groups = sizes(1000)
+    assert len(groups) == 4 and sum(groups) == hands
+    assert abs(groups[0] - groups[1]) <= 1 and abs(groups[2] - groups[3]) <= 1
+    rest = sizes(50)[2:]  # the last part in groups of at most 50, of even sizes
+    assert sum(rest) == groups[2] + groups[3] and max(rest) <= 50 and max(rest) - min(rest) <= 1
+
+
 @pytest.mark.parametrize("chunk_bytes", [1000, 1 << 24])
 def test_each_group_carries_the_line_ends_of_its_own_text(tmp_path: Path, monkeypatch,
                                                            chunk_bytes: int) -> None:
