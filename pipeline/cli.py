@@ -78,33 +78,23 @@ class _Progress:
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
-        self.shown = 0.0
-
-    def __call__(self, rows: int, rate: float) -> None:
-        now = time.monotonic()
-        if self.enabled and now - self.shown >= 0.25:
-            self.shown = now
-            click.echo(f"\r{rows:,} rows  {rate:,.0f} rows/s", err=True, nl=False)
-
-    def close(self) -> None:
-        if self.enabled and self.shown:
-            click.echo("", err=True)
-
-
-class _RunoutProgress:
-    """Run-outs scored so far of one deal's equity, on stderr, once the work has taken a second."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
         self.started = time.monotonic()
         self.shown = 0.0
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, rows: int, rate: float) -> None:
+        self.show(f"{rows:,} rows  {rate:,.0f} rows/s")
+
+    def runouts(self, done: int, total: int) -> None:
+        """Run-outs scored so far of one deal's equity, once the work has taken a second."""
+        rate = done / max(time.monotonic() - self.started, 1e-9)
+        self.show(f"{done:,} of {total:,} run-outs  {rate:,.0f} run-outs/s", after=1.0)
+
+    def show(self, line: str, *, after: float = 0.0) -> None:
+        """Write ``line`` over the last one, once ``after`` seconds have passed since the start."""
         now = time.monotonic()
-        if self.enabled and now - self.started >= 1.0 and now - self.shown >= 0.25:
+        if self.enabled and now - self.started >= after and now - self.shown >= 0.25:
             self.shown = now
-            rate = done / (now - self.started)
-            click.echo(f"\r{done:,} of {total:,} run-outs  {rate:,.0f} run-outs/s", err=True, nl=False)
+            click.echo(f"\r{line}", err=True, nl=False)
 
     def close(self) -> None:
         if self.shown:
@@ -271,10 +261,10 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
     if hands:
         if inputs or outdir:
             raise click.UsageError("give either INPUTS with -o OUTDIR or --hand (one deal), not both")
-        progress = _RunoutProgress(enabled=not quiet and sys.stderr.isatty())
+        progress = _Progress(enabled=not quiet and sys.stderr.isatty())
         try:
             result = equities.deal_equity(list(hands), board, samples=samples, seed=seed, exact=exact,
-                                          on_progress=progress)
+                                          on_progress=progress.runouts)
         except PokerpipeError as error:
             raise BadInput(str(error)) from None
         finally:
