@@ -864,12 +864,12 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
         players = pc.replace_substring(names_of, "'", "").to_pylist()
     else:
         players = pc.replace_substring_regex(_inner(field("players")), r"""['"] *, *['"]""", ", ").to_pylist()
-    venue = pc.replace_substring_regex(field("venue"), r"""^['"]|['"]$""", "").to_pylist()
+    venue = _unquoted(field("venue")).to_pylist()
     variant = pc.utf8_slice_codeunits(field("variant"), 1, -1).to_pylist()
     if multi:
         key = [header_keys[i] for i in fast]
     else:
-        key = pc.replace_substring_regex(field("hand"), r"""^['"]|['"]$""", "").to_pylist()
+        key = _unquoted(field("hand")).to_pylist()
     fast_hands = Hands(
         ordinal=ordinal + fast, line=first_line + starts[fast], key=key, variant=variant,
         players=players, venue=venue, numbers=numbers, actions=actions, action_counts=action_counts,
@@ -1090,6 +1090,11 @@ def _mask(flags: pa.Array | pa.ChunkedArray) -> NDArray[np.bool_]:
     """A boolean pyarrow array as numpy, null read as False."""
     mask: NDArray[np.bool_] = pc.fill_null(flags, False).to_numpy(zero_copy_only=False).astype(bool)
     return mask
+
+
+def _unquoted(strings: pa.Array) -> pa.Array:
+    """One-line TOML strings without their quotes (the fast path reads only those without escapes)."""
+    return pc.replace_substring_regex(strings, r"""^['"]|['"]$""", "")
 
 
 def _inner(lists: pa.Array) -> pa.Array:
