@@ -88,7 +88,7 @@ def exhausted(error: BaseException) -> ResourceError | None:
     >>> str(exhausted(RuntimeError("can't start new thread"))).startswith("cannot start a thread")
     True
     """
-    text = " ".join(str(error).split())[:160] or type(error).__name__
+    text = one_line(error, 160)
     if isinstance(error, MemoryError) or (isinstance(error, OSError) and error.errno == errno.ENOMEM):
         return ResourceError(f"out of memory under {memory_limit()}: raise the limit, or lower "
                              f"--batch-rows ({text})")
@@ -97,6 +97,17 @@ def exhausted(error: BaseException) -> ResourceError | None:
             return ResourceError(f"cannot start a thread under {thread_limit()}: raise the limit, or "
                                  f"lower --threads ({text})")
     return None
+
+
+def one_line(error: BaseException, limit: int = 200) -> str:
+    """An error's message on one line and cut to ``limit`` characters; its type's name if it has none.
+
+    Messages of the libraries below (dask's connect, pyarrow's allocators) may span several lines.
+
+    >>> one_line(OSError("no route\\n  to host")), one_line(TimeoutError())
+    ('no route to host', 'TimeoutError')
+    """
+    return (" ".join(str(error).split()) or type(error).__name__)[:limit]
 
 
 @contextlib.contextmanager

@@ -64,7 +64,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.errors import PokerpipeError, UsageError
+from pipeline.errors import PokerpipeError, UsageError, one_line
 from pipeline.formats import readers
 from pipeline.formats.publish import OutputSet
 from pipeline.formats.sources import Source
@@ -187,7 +187,7 @@ def _identity(distributed: Any, address: str, timeout: float) -> str:
             socket.create_connection((found["host"].strip("[]"), int(found["port"])), timeout=timeout).close()
         except OSError as error:
             raise PokerpipeError(f"cannot reach the dask scheduler at {address}: "
-                                 f"{error.strerror or _reason(error)}") from None
+                                 f"{error.strerror or one_line(error)}") from None
     outcome: dict[str, Any] = {}
     security = distributed.Security().get_connection_args("client")  # TLS as dask's config sets it
 
@@ -217,18 +217,10 @@ def _identity(distributed: Any, address: str, timeout: float) -> str:
     if failure is not None or not isinstance(reply, dict) or not isinstance(reply.get("type"), str):
         # Bytes that are not dask's are read as a frame length: a MemoryError says "not dask".
         detail = ("its reply is not in dask's protocol" if isinstance(failure, MemoryError)
-                  else _reason(failure) if failure is not None else f"it replied {str(reply)[:80]!r}")
+                  else one_line(failure) if failure is not None else f"it replied {str(reply)[:80]!r}")
         raise PokerpipeError(f"{address} does not answer as a dask scheduler ({detail}): "
                              f"is it a dask scheduler's address?")
     return str(reply["type"])
-
-
-def _reason(error: BaseException | None) -> str:
-    """One line for an error of dask's connect, which may span several."""
-    if error is None:
-        return "no reason given"
-    text = " ".join(str(error).split()) or type(error).__name__
-    return text[:200]
 
 
 def plan(run: Run, partition_rows: int = DEFAULT_PARTITION_ROWS,
