@@ -15,6 +15,7 @@ one line naming the limit in force.
 
 from __future__ import annotations
 
+import gc
 import json
 import signal
 import sys
@@ -465,6 +466,10 @@ def main() -> None:
     """Entry point of the ``pokerpipe`` console script."""
     _without_pandas(sys.argv[1:])
     fit_address_space()
+    # The objects the imports made live until the process ends.  Frozen, the collector skips
+    # them, and the interpreter's exit does not walk and free them one by one: 25-35 ms of
+    # every command.
+    gc.freeze()
     # The stop signals raise Stopped between read blocks.  pyarrow's own handler, set around each
     # read_csv call, would start a thread per call, and a thread that cannot start (short of
     # memory) aborts the process from C++ with no message.
