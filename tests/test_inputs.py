@@ -73,6 +73,26 @@ def test_hand_histories_below_a_folder_are_read_in_the_order_of_their_paths(runn
     assert [str(path.relative_to(top).parent) for path in expected] == ["B", "a/c", "a", "a-b", "a.b"]
 
 
+def test_the_size_of_an_input_is_the_bytes_found(runner, tmp_path):
+    """summary.json's ``size_bytes``: a file's bytes, and a group of one-hand files the sum of theirs,
+    as they were when the run found them."""
+    folder, deals = tmp_path / "hands", tmp_path / "deals.csv"
+    folder.mkdir()
+    shutil.copy(RAW / "deals.csv", deals)
+    for path in PHH_HANDS[:3]:
+        shutil.copy(path, folder)
+    found = readers.find_sources([str(folder), str(deals)]).sources
+    assert [source.size for source in found] == [sum(path.stat().st_size for path in PHH_HANDS[:3]),
+                                                 deals.stat().st_size]
+    with open(folder / PHH_HANDS[0].name, "a") as grown:  # after the run found it
+        grown.write("\n" * 10)
+    assert found[0].size == sum(path.stat().st_size for path in PHH_HANDS[:3])
+    result = run(runner, str(folder), str(deals), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    assert [entry["size_bytes"] for entry in summary_of(tmp_path / "out")["inputs"]] == \
+        [sum((folder / path.name).stat().st_size for path in PHH_HANDS[:3]), deals.stat().st_size]
+
+
 # --- links to folders ---------------------------------------------------------------------------
 
 @pytest.fixture

@@ -360,10 +360,11 @@ def _opened(path: Path, status: os.stat_result | None) -> Source:
     if status.st_size == 0:
         raise UnknownFormatError(path, "file is empty")
     suffix, compression = format_suffix(path)
+    size = status.st_size
     if suffix in phh.SUFFIXES:
-        return Source(path, "phh", histories.COLUMNS, compression)
+        return Source(path, "phh", histories.COLUMNS, compression, size_found=size)
     if suffix in pokerstars.SUFFIXES and pokerstars.is_pokerstars(path):
-        return Source(path, "pokerstars", histories.COLUMNS, compression)
+        return Source(path, "pokerstars", histories.COLUMNS, compression, size_found=size)
     with open(path, "rb") as handle:
         magic = handle.read(4)
     if suffix in PARQUET_SUFFIXES or (magic == b"PAR1" and not compression):
@@ -376,7 +377,7 @@ def _opened(path: Path, status: os.stat_result | None) -> Source:
                              f"({_explain(error)})") from None
         names = checked_columns(path, tuple(schema.names))
         _check_text_types(path, schema)
-        return Source(path, "parquet", names)
+        return Source(path, "parquet", names, size_found=size)
     if suffix in CONTEST_SUFFIXES:
         line, first = _first_text_line(path, compression)
         if first is None:
@@ -388,10 +389,11 @@ def _opened(path: Path, status: os.stat_result | None) -> Source:
             also = " or a PokerStars hand history" if suffix in pokerstars.SUFFIXES else ""
             raise UnknownFormatError(path, f"line {line}: expected the number of players, got "
                                            f"{shown(first)}: not a contest file{also}")
-        return Source(path, "contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression)
+        return Source(path, "contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression, size_found=size)
     if suffix not in CSV_SUFFIXES and _looks_like_contest(path, compression):
-        return Source(path, "contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression)
-    return Source(path, "csv", checked_columns(path, _csv_header(path, compression)), compression)
+        return Source(path, "contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression, size_found=size)
+    columns = checked_columns(path, _csv_header(path, compression))
+    return Source(path, "csv", columns, compression, size_found=size)
 
 
 def _first_text_line(path: Path, compression: str | None) -> tuple[int, str | None]:

@@ -72,6 +72,7 @@ class Source:
     compression: str | None = None
     given_as: str | None = None  # the path as the user wrote it, where ``path`` was made absolute
     members: tuple[Source, ...] = ()
+    size_found: int | None = None  # bytes, as the file's status said when it was found; None: not looked
 
     @property
     def name(self) -> str:
@@ -80,9 +81,11 @@ class Source:
 
     @property
     def size(self) -> int:
+        """Bytes in the file (in its members), as found: a folder of thousands of one-hand files
+        is not looked at again for the summary."""
         if self.members:
             return sum(member.size for member in self.members)
-        return self.path.stat().st_size
+        return self.path.stat().st_size if self.size_found is None else self.size_found
 
     def seats(self) -> tuple[str, ...]:
         """Hold'em seat columns present, p1 ... pK in seat order (contest and PHH files have them all)."""
