@@ -32,11 +32,13 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_run import measure  # noqa: E402  (the sibling script's helper)
 
 ROOT = Path(__file__).resolve().parent.parent
 PLURIBUS = ROOT / "data" / "raw" / "phh" / "pluribus"
@@ -53,19 +55,10 @@ def build_archive(path: Path, hands: int) -> None:
 
 def run_pokerpipe(inputs: Path, outdir: Path, *extra: str,
                   prefix: tuple[str, ...] = ()) -> tuple[float, int, dict]:
-    """One ``pokerpipe run`` as a subprocess: wall seconds, peak RSS in bytes, the summary.
-
-    A child's peak RSS counts the pages of this process it shares until it
-    starts Python afresh, so memory is measured while this process is small.
-    """
-    started = time.perf_counter()
-    process = subprocess.Popen([*prefix, sys.executable, "-m", "pipeline", "run", str(inputs), "-o",
-                                str(outdir), "-q", *extra], cwd=ROOT)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - started
-    if status != 0:
-        raise SystemExit(f"pokerpipe run {inputs} failed with status {status}")
-    return seconds, usage.ru_maxrss * 1024, json.loads((outdir / "summary.json").read_text())
+    """One ``pokerpipe run`` as a subprocess: wall seconds, peak RSS in bytes, the summary."""
+    measured = measure([*prefix, sys.executable, "-m", "pipeline", "run", str(inputs), "-o", str(outdir),
+                        "-q", *extra])
+    return measured.wall, measured.peak_rss, json.loads((outdir / "summary.json").read_text())
 
 
 #: One core: the process pinned to CPU 0 (its threads default to one), as bench_cores pins it.

@@ -33,11 +33,13 @@ import contextlib
 import io
 import json
 import re
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_run import measure  # noqa: E402  (the sibling script's helper)
 
 ROOT = Path(__file__).resolve().parent.parent
 SESSIONS = ROOT / "data" / "raw" / "pokerstars"
@@ -45,17 +47,6 @@ RUN_TWICE = ROOT / "tests" / "data" / "pokerstars" / "CashGame_RunItTwiceTests_R
 AIM = 30_000  # hands per second, end to end, process start included
 MIB = 1 << 20
 HEADER = re.compile(r"^PokerStars (?:Zoom )?Hand #[0-9]+:", re.MULTILINE)
-
-#: Runs one command in a fresh interpreter, so RUSAGE_CHILDREN holds that command alone.
-WRAPPER = """\
-import json, resource, subprocess, sys, time
-start = time.perf_counter()
-status = subprocess.run(sys.argv[1:]).returncode
-wall = time.perf_counter() - start
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"status": status, "wall": wall, "maxrss_kib": usage.ru_maxrss}))
-"""
-
 
 def session_hands() -> list[str]:
     """Every hand of the bundled sessions, as text, each with a blank line after it."""
@@ -78,17 +69,10 @@ def build_archive(path: Path, hands: int) -> None:
 
 def time_pokerpipe(archive: Path, outdir: Path, repeats: int = 3) -> tuple[float, int, dict]:
     """Best wall time of ``repeats`` runs, the peak RSS (bytes) of that run, and its summary."""
-    best, peak = float("inf"), 0
-    for _ in range(repeats):
-        done = subprocess.run([sys.executable, "-c", WRAPPER, sys.executable, "-m", "pipeline", "run",
-                               str(archive), "-o", str(outdir), "-q"],
-                              capture_output=True, text=True, cwd=ROOT)
-        report = json.loads(done.stdout.strip().splitlines()[-1])
-        if report["status"] not in (0, 1):  # 1: a mismatch, reported below
-            raise SystemExit(f"pokerpipe run failed:\n{done.stderr}")
-        if report["wall"] < best:
-            best, peak = report["wall"], report["maxrss_kib"] * 1024
-    return best, peak, json.loads((outdir / "summary.json").read_text())
+    command = [sys.executable, "-m", "pipeline", "run", str(archive), "-o", str(outdir), "-q"]
+    best = min((measure(command, statuses=(0, 1)) for _ in range(repeats)),  # 1: a mismatch, reported
+               key=lambda measured: measured.wall)
+    return best.wall, best.peak_rss, json.loads((outdir / "summary.json").read_text())
 
 
 def time_pokerkit(archive: Path, hands: int) -> tuple[float, int] | None:
