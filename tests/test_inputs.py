@@ -93,6 +93,26 @@ def test_the_size_of_an_input_is_the_bytes_found(runner, tmp_path):
         [sum((folder / path.name).stat().st_size for path in PHH_HANDS[:3]), deals.stat().st_size]
 
 
+@pytest.mark.parametrize("history", [RAW / "phh" / "alice-carol-wikipedia.phh",
+                                     sorted((RAW / "pokerstars").glob("*.txt"))[0]])
+def test_a_contest_file_beside_hand_histories_is_scored_as_alone(runner, tmp_path, history):
+    """Hand histories bring the expected and origin columns; a contest file has none: its rows get
+    them empty, and score as they do in a run of their own."""
+    alone, mixed = tmp_path / "alone", tmp_path / "mixed"
+    assert run(runner, str(RAW / "contest.in"), "-o", str(alone)).exit_code == 0
+    result = run(runner, str(RAW / "contest.in"), str(history), "-o", str(mixed))
+    assert result.exit_code == 0, result.output
+    contest_rows = summary_of(alone)["rows_read"]
+    columns = ["row", "winners", "winning_key"]
+    by_itself = pacsv.read_csv(alone / "winners.csv").select(columns).to_pylist()
+    beside = pacsv.read_csv(mixed / "winners.csv").select([*columns, "expected", "file"]).to_pylist()
+    assert [{name: row[name] for name in columns} for row in beside[:contest_rows]] == by_itself
+    assert all(row["expected"] in (None, "") and row["file"] in (None, "") for row in beside[:contest_rows])
+    assert all(row["file"] == str(history) for row in beside[contest_rows:])
+    summary = summary_of(mixed)
+    assert summary["rows_read"] == contest_rows + summary["inputs"][1]["rows"]
+
+
 # --- links to folders ---------------------------------------------------------------------------
 
 @pytest.fixture

@@ -542,13 +542,24 @@ def read_batches(source: Source, columns: tuple[str, ...], *,
     if source.format == "parquet":
         yield from _parquet_batches(source, columns, batch_rows, row_groups)
     elif source.format == "contest":
-        yield from _contest_batches(source, batch_rows)
+        yield from _holding(_contest_batches(source, batch_rows), columns)
     elif source.format == "phh":
-        yield from phh.read_batches(source, batch_rows=batch_rows)
+        yield from _holding(phh.read_batches(source, batch_rows=batch_rows), columns)
     elif source.format == "pokerstars":
-        yield from pokerstars.read_batches(source, batch_rows=batch_rows)
+        yield from _holding(pokerstars.read_batches(source, batch_rows=batch_rows), columns)
     else:
         yield from _csv_batches(source, columns, batch_rows, byte_range)
+
+
+def _holding(batches: Iterable[Batch], columns: tuple[str, ...]) -> Iterator[Batch]:
+    """The batches of a format that makes its own columns, each with every one of ``columns``:
+    those the format does not make (a contest file's expected winners, beside hand histories
+    that have them), nulls."""
+    for batch in batches:
+        missing = [name for name in columns if name not in batch.table.column_names]
+        for name in missing:
+            batch.table = batch.table.append_column(name, pa.nulls(batch.table.num_rows, pa.string()))
+        yield batch
 
 
 def read_pending(source: Source, columns: tuple[str, ...], *,
