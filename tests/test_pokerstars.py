@@ -376,6 +376,14 @@ def test_an_action_of_a_player_who_is_not_seated_rejects_the_hand(tmp_path: Path
     assert rejects["source_row"].tolist() == ["1"] and winners["row"].tolist() == ["2"]
 
 
+@pytest.mark.parametrize("seat", ["0", "11", "100", "9223372036854775808", "9" * 30])
+def test_a_seat_number_out_of_range_rejects_its_hand_however_long(seat: str, tmp_path: Path) -> None:
+    text = hand().replace("Seat 4: carol (", f"Seat {seat}: carol (", 1) + hand(number=2)
+    summary, winners, rejects = run([write(tmp_path, text)], tmp_path / "out")
+    assert rejects["reason"].tolist() == ["seats are numbered 1 to 10"]
+    assert rejects["source_row"].tolist() == ["1"] and winners["row"].tolist() == ["2"]
+
+
 def test_a_name_that_only_prefixes_a_seated_one_is_not_matched(tmp_path: Path) -> None:
     # 'bo' is not 'bob': a collection by 'bo' names nobody seated.
     text = hand().replace("bob collected $6 from pot", "bo collected $6 from pot")

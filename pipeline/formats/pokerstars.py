@@ -618,7 +618,11 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     seat_found = pc.extract_regex(candidate_lines.filter(pa.array(~plain)), _SEAT)
     seat_ok = seat_found.is_valid().to_numpy(zero_copy_only=False)
     seat_fields = seat_found.filter(pa.array(seat_ok))
-    other_numbers = pc.cast(seat_fields.field("seat"), pa.int64()).to_numpy(zero_copy_only=False) \
+    seat_text = seat_fields.field("seat")
+    # A number of more digits than any seat has may not fit in int64: read as 0, out of range below.
+    too_long = pc.greater(pc.utf8_length(seat_text), 3)
+    seat_text = pc.if_else(too_long, pa.scalar("0", seat_text.type), seat_text)
+    other_numbers = pc.cast(seat_text, pa.int64()).to_numpy(zero_copy_only=False) \
         if seat_ok.any() else np.zeros(0, np.int64)
     other_rows = other_rows[seat_ok]
 
