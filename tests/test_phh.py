@@ -393,6 +393,24 @@ def test_a_phhs_read_in_small_parts_and_on_two_threads_gives_the_same_outputs(tm
     assert parts["rows_rejected"] == 1
 
 
+def test_a_reason_from_toml_does_not_depend_on_the_batch_size(tmp_path: Path) -> None:
+    # A hand's key written again as its last line: TOML places the fault by the hand's text,
+    # whether the hand ends its group or not.
+    text = (PHH / "pluribus-31.phhs").read_text()
+    headers = [at + 1 for at in range(len(text)) if text.startswith("\n[", at)]
+    for at in reversed(headers[:2] + headers[-1:]):
+        text = text[:at] + "min_bet = 100\n" + text[at:]  # the hands have min_bet
+    (tmp_path / "twice.phhs").write_text(text)
+    outputs = set()
+    for batch_rows in (1, 2, 7, 1000):
+        out = tmp_path / f"out-{batch_rows}"
+        summary = Run([str(tmp_path / "twice.phhs")], out, batch_rows=batch_rows, threads=1).execute()
+        assert summary["rows_rejected"] == 3
+        outputs.add((out / "rejects.csv").read_bytes())
+    (rejects,) = outputs
+    assert rejects.count(b"Cannot overwrite a value (at line") == 3
+
+
 @pytest.mark.parametrize("notes", [
     "notes = '''\nplayed late\n[9]\n  [10]\n" + "x" * 3000 + "\n'''",
     'notes = """\n[Level 3]\n' + "y" * 3000 + '\n"""',

@@ -881,7 +881,9 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
     records = []
     for index in slow_rows:
         hand = bytes(text.data[text.start[starts[index]]:text.end[last[index]]]).decode("utf-8")
-        record = _slow_hand(hand, multi)
+        # The last hand of a group ends with its line end, the others without: TOML's errors
+        # place "end of document" by it, and a reason must not depend on the batch size.
+        record = _slow_hand(hand if hand.endswith("\n") else hand + "\n", multi)
         if multi and record.get("key") is None:  # TOML refused the hand: name it by its header
             record["key"] = hand.split("\n", 1)[0].split("#")[0].strip().strip("[]").strip()
         records.append(record)
