@@ -534,8 +534,8 @@ def test_a_byte_that_is_not_utf8_rejects_its_hand_only(pluribus, tmp_path: Path)
 # --- hands that cannot have happened ----------------------------------------------------------
 
 IMPOSSIBLE_BASE = """variant = 'NT'
-antes = [0, 0, 0]
-blinds_or_straddles = [5, 10, 0]
+antes = [{antes}]
+blinds_or_straddles = [{blinds}]
 min_bet = 10
 starting_stacks = [{stacks}]
 actions = [{actions}]
@@ -545,12 +545,13 @@ PLAYED = ["d dh p1 AsAh", "d dh p2 KsKh", "d dh p3 QsQh", "p3 cbr 500", "p1 cc",
           "p1 cbr {bet}", "p2 cc", "p3 cc", "d db 8s", "d db Jc", "p1 sm AsAh", "p2 sm KsKh", "p3 sm QsQh"]
 
 
-def impossible_hand(*, stacks: str = "1000, 1000, 1000", bet: str = "500",
-                    insert: tuple[int, str] | None = None) -> str:
+def impossible_hand(*, stacks: str = "1000, 1000, 1000", bet: str = "500", antes: str = "0, 0, 0",
+                    blinds: str = "5, 10, 0", insert: tuple[int, str] | None = None) -> str:
     actions = [a.format(bet=bet) for a in PLAYED]
     if insert is not None:
         actions.insert(*insert)
-    return IMPOSSIBLE_BASE.format(stacks=stacks, actions=", ".join(f"'{a}'" for a in actions))
+    return IMPOSSIBLE_BASE.format(stacks=stacks, antes=antes, blinds=blinds,
+                                  actions=", ".join(f"'{a}'" for a in actions))
 
 
 @pytest.mark.parametrize("case, words", [
@@ -559,7 +560,15 @@ def impossible_hand(*, stacks: str = "1000, 1000, 1000", bet: str = "500",
     # 500 went in before the flop: 500 is left, a bet to 501 cannot be made (500 is all in).
     ({"bet": "501"}, ("501", "stack")),
     ({"stacks": "1000, -5, 1000"}, ("p2", "negative")),
+    # Chips that are not a number, and forced bets that are negative or unknown (inf: a stack
+    # may be unknown, a blind may not): a mismatch or a scored hand if let through.
+    ({"stacks": "1000, 1000, nan"}, ("p3", "not a number")),
+    ({"blinds": "nan, 10, 0"}, ("blind", "not a number")),
+    ({"blinds": "5, -10, 0"}, ("blind", "negative")),
+    ({"antes": "0, -inf, 0"}, ("ante", "negative")),
+    ({"antes": "inf, 0, 0"}, ("ante", "unknown")),
 ])
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # the group's replay meets no NaN on the way
 def test_an_impossible_hand_is_rejected_with_its_reason(case: dict[str, Any], words: tuple[str, str],
                                                         tmp_path: Path) -> None:
     texts = [impossible_hand(), impossible_hand(**case), impossible_hand()]

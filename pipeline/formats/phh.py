@@ -1324,8 +1324,9 @@ def check_fields(hands: Hands, rejections: Rejections) -> Fields:
     rejections : Rejections
         Gets a reason for a variant other than :data:`VARIANTS`, fewer than
         two or more than ten starting stacks, a list of antes, blinds,
-        finishing stacks or winnings of another length than the stacks, and
-        a negative starting stack.
+        finishing stacks or winnings of another length than the stacks, a
+        starting stack that is negative or NaN, and an ante or blind that is
+        negative, NaN or infinite.
 
     Returns
     -------
@@ -1350,11 +1351,22 @@ def check_fields(hands: Hands, rejections: Rejections) -> Fields:
         rejections.reject(np.flatnonzero((lengths >= 0) & (lengths != players)), miscount)
     seated = np.arange(_SEATS) < np.minimum(players, _SEATS)[:, None]
     stack = _padded(*hands.numbers["starting_stacks"])
-    rows, seats = np.nonzero((stack < 0) & seated)
-    rejections.reject(rows, lambda i, row: f"starting stack of p{seats[i] + 1} is negative "
-                                           f"({stack[row, seats[i]]:g})")
-    return Fields(variant=variant, players=players, stack=stack, ante=_padded(*hands.numbers["antes"]),
-                  blind=_padded(*hands.numbers["blinds_or_straddles"]), seated=seated)
+    ante, blind = _padded(*hands.numbers["antes"]), _padded(*hands.numbers["blinds_or_straddles"])
+    # Chips are never negative nor NaN; a stack may be unknown (inf), a forced bet may not.
+    for name, values, wrong in (("starting stack", stack, (stack < 0) | np.isnan(stack)),
+                                ("ante", ante, ~(ante >= 0) | np.isinf(ante)),
+                                ("blind or straddle", blind, ~(blind >= 0) | np.isinf(blind))):
+        rows, seats = np.nonzero(wrong & seated)
+
+        def impossible(i: int, row: np.intp, name: str = name, values: np.ndarray = values,
+                       seats: np.ndarray = seats) -> str:
+            value = values[row, seats[i]]
+            what = "not a number" if np.isnan(value) else "negative" if value < 0 else "unknown"
+            return f"{name} of p{seats[i] + 1} is {what} ({value:g})"
+
+        rejections.reject(rows, impossible)
+        values[rows, seats] = 0.0  # the hand is out; the group's replay meets no NaN
+    return Fields(variant=variant, players=players, stack=stack, ante=ante, blind=blind, seated=seated)
 
 
 @dataclass
