@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 
 import pandas as pd
 import pytest
@@ -99,6 +100,14 @@ def test_broken_files_give_one_clear_line(runner, write_csv, tmp_path, text, mes
 def test_a_missing_file_is_named(runner, tmp_path):
     result = runner.invoke(cli, ["run", str(tmp_path / "nope.csv"), "-o", str(tmp_path / "out")])
     assert result.exit_code == 1 and "nope.csv: no such file" in result.output
+
+
+def test_a_pipe_is_named_as_one_and_not_opened(runner, tmp_path):
+    """Reading a pipe's head to learn its format would use up its rows (or wait for a writer)."""
+    os.mkfifo(tmp_path / "deals.csv")
+    result = runner.invoke(cli, ["run", str(tmp_path / "deals.csv"), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 1 and "deals.csv: a pipe, not a regular file" in result.output
+    assert "save it to a file first" in result.output and not (tmp_path / "out").exists()
 
 
 def test_a_forced_game_needs_its_columns(runner, tmp_path):

@@ -355,8 +355,13 @@ def _status(path: Path) -> os.stat_result | None:
 
 def _opened(path: Path, status: os.stat_result | None) -> Source:
     """:func:`open_source` of a file whose status (:func:`_status`) was looked up already."""
-    if status is None or not stat.S_ISREG(status.st_mode):
+    if status is None:
         raise InputError(f"{shown(str(path), None, quote=False)}: no such file")
+    if not stat.S_ISREG(status.st_mode):
+        mode = status.st_mode
+        kind = "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+        raise InputError(f"{shown(str(path), None, quote=False)}: {kind}, not a regular file: an input is "
+                         f"read more than once (its format, then its rows); save it to a file first")
     if status.st_size == 0:
         raise UnknownFormatError(path, "file is empty")
     suffix, compression = format_suffix(path)
