@@ -375,8 +375,9 @@ def generate(game: str, rows: int, players: int, seed: int, path: str, force: bo
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
               help="Also draw observed against exact shares to this file: .png, .svg or .pdf, "
                    "in a folder that exists.")
+@click.option("--force", is_flag=True, help="Replace the --plot file if it exists (refused otherwise).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
-def stats(results: str, plot_path: str | None, as_json: bool) -> None:
+def stats(results: str, plot_path: str | None, force: bool, as_json: bool) -> None:
     """Category frequencies of a run beside the exact reports.
 
     RESULTS is an output folder of `pokerpipe run`.  Example:
@@ -388,11 +389,11 @@ def stats(results: str, plot_path: str | None, as_json: bool) -> None:
 
     try:
         if plot_path is not None:  # an empty name is refused, not taken for no plot
-            reports.plot_format(plot_path)  # before the report: a bad name says so at once
+            reports.plot_format(plot_path, replace=force)  # before the report: a bad name says so at once
         report = reports.run_report(results)
         if plot_path is not None:
             reports.plot_fit({title: part.fit for title, part in report.items()
-                                    if part.fit is not None}, plot_path)
+                                    if part.fit is not None}, plot_path, replace=force)
     except (PokerpipeError, ImportError) as error:
         raise click.ClickException(str(error)) from None
     if as_json:

@@ -113,6 +113,60 @@ def test_a_corrupt_run_folder_is_named_in_one_line(runner, small_run, name, text
     assert result.output.count("\n") == 1 and named in result.output and "Traceback" not in result.output
 
 
+def edited(text: str, change: str) -> str:
+    """categories.csv of a run changed as a careless hand or a full disk would."""
+    lines = text.splitlines(keepends=True)
+    if change == "cut":
+        return text[:len(text) // 2]
+    if change == "last row gone":
+        return "".join(lines[:-1])
+    if change == "a count changed":
+        fields = lines[3].split(",")
+        fields[3] = str(int(fields[3]) + 7)
+        return "".join(lines[:3] + [",".join(fields)] + lines[4:])
+    raise ValueError(change)
+
+
+@pytest.mark.parametrize("change", ["cut", "last row gone", "a count changed"])
+def test_a_table_that_is_not_the_runs_is_refused_by_the_summarys_copy(runner, small_run, change):
+    path = small_run / "categories.csv"
+    path.write_text(edited(path.read_text(), change))
+    result = runner.invoke(cli, ["stats", str(small_run)])
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert "categories.csv" in result.output and "summary.json" in result.output
+
+
+HEADER = "players,scope,category,count,share,wins,ties\n"
+
+
+@pytest.mark.parametrize("rows, named", [
+    ("all,first_seat,pair,5,1,,\n", "line 2: a category the game does not have"),
+    ("all,first_seat,,5,1,,\n", "line 2: a category the game does not have"),
+    ("all,hand,Pair,-5,1,0,0\n", "line 2: a count is negative"),
+    ("all,hand,Pair,5,1,0,-3\n", "line 2: a count is negative"),
+    ("all,hand,Pair,,1,0,0\n", "line 2: a count is empty"),
+    ("all,hand,Pair,inf,1,0,0\n", "a count is not a number"),
+    ("all,hand,Pair,99999999999999999999999,1,0,0\n", "a count is not a number"),
+    ("all,hand,Pair,5,-0.5,0,0\n", "line 2: a share is not from 0 to 1"),
+    ("all,hand,Pair,5,1,0,0\nall,hand,Pair,5,1,0,0\n", "line 3: a category listed twice"),
+    ("", "no rows"),
+])
+def test_a_table_no_run_writes_is_refused_without_the_summarys_copy(runner, small_run, rows, named):
+    (small_run / "summary.json").write_text('{"game": "holdem"}')  # no statistics to compare with
+    (small_run / "categories.csv").write_text(HEADER + rows)
+    result = runner.invoke(cli, ["stats", str(small_run)])
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert named in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("summary, named", [('{"game": ["holdem"]}', "unknown game"),
+                                            ("[" * 100_000, "not a readable summary")])
+def test_a_summary_no_run_writes_is_one_line(runner, small_run, summary, named):
+    (small_run / "summary.json").write_text(summary)
+    result = runner.invoke(cli, ["stats", str(small_run)])
+    assert result.exit_code == 1 and result.output.count("\n") == 1 and named in result.output
+
+
 def test_plot_on_a_folder_below_a_file_is_one_line(runner, small_run, tmp_path):
     (tmp_path / "file").write_text("x")
     result = runner.invoke(cli, ["stats", str(small_run), "--plot", str(tmp_path / "file" / "fit.png")])
@@ -121,6 +175,17 @@ def test_plot_on_a_folder_below_a_file_is_one_line(runner, small_run, tmp_path):
 
 
 # --- nothing overwritten without being asked ---------------------------------------------------
+
+def test_plot_refuses_an_existing_file_unless_forced(runner, small_run, tmp_path):
+    notes = tmp_path / "fit.png"
+    notes.write_text("my notes")
+    result = runner.invoke(cli, ["stats", str(small_run), "--plot", str(notes)])
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert "already exists; pass --force" in result.output and notes.read_text() == "my notes"
+    result = runner.invoke(cli, ["stats", str(small_run), "--plot", str(notes), "--force"])
+    assert result.exit_code == 0, result.output
+    assert notes.read_bytes().startswith(b"\x89PNG")
+
 
 def test_generate_refuses_an_existing_file_unless_forced(runner, tmp_path):
     thesis = tmp_path / "thesis.txt"

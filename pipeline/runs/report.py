@@ -268,14 +268,15 @@ def goodness_of_fit(observed: Mapping[str, int], expected_shares: Mapping[str, f
 PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 
 
-def plot_format(path: str | os.PathLike[str]) -> str:
+def plot_format(path: str | os.PathLike[str], *, replace: bool = False) -> str:
     """The format a plot file's suffix names, checked before any work: png, svg or pdf.
 
     Raises
     ------
     UsageError
-        An empty path, or a suffix of no format drawn here (a PNG under a
-        ``.pdf`` name would be a broken file).
+        An empty path, a suffix of no format drawn here (a PNG under a
+        ``.pdf`` name would be a broken file), or a file that exists
+        already, unless ``replace``.
     OutputError
         The file's folder does not exist: folders are never created for a plot.
 
@@ -295,10 +296,12 @@ def plot_format(path: str | os.PathLike[str]) -> str:
         what = "is a file, not a folder" if parent.exists() else "does not exist"
         raise OutputError(f"{shown(text, None, quote=False)}: the folder "
                           f"{shown(str(parent), None, quote=False)} {what}")
+    if not replace and os.path.lexists(text):
+        raise UsageError(f"{shown(text, None, quote=False)}: already exists; pass --force to replace it")
     return PLOT_FORMATS[suffix]
 
 
-def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike[str]) -> None:
+def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike[str], *, replace: bool = False) -> None:
     """Draw observed against exact shares, one panel per fit, to a PNG, SVG or PDF file.
 
     Parameters
@@ -310,6 +313,9 @@ def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike[str]) -> Non
         (:func:`plot_format`), in a folder that exists.  It is written under
         a temporary name in the same folder and renamed into place, so a
         failed plot leaves no half file.
+    replace : bool
+        Replace a file of that name; without it an existing file is refused
+        and one that appears meanwhile is left as it is.
 
     Raises
     ------
@@ -318,7 +324,7 @@ def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike[str]) -> Non
     UsageError, OutputError
         See :func:`plot_format`.
     """
-    image_format = plot_format(path)
+    image_format = plot_format(path, replace=replace)
     if not fits:
         raise InputError("nothing to plot: the run scored no deals to test")
     # Imported here so that the counting functions do not pay for matplotlib;
@@ -346,7 +352,7 @@ def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike[str]) -> Non
         ax.set_ylabel("share of hands")
         ax.set_title(f"{title}\nchi2 = {fit.chi2:.3g}, dof = {fit.dof}, p = {fit.p_value:.3g}")
         ax.legend()
-    with writers.atomic_path(path, make_parents=False) as temporary:
+    with writers.atomic_path(path, make_parents=False, replace=replace) as temporary:
         figure.savefig(temporary, format=image_format, dpi=100)
 
 
@@ -393,16 +399,20 @@ def run_report(results: str | os.PathLike[str]) -> dict[str, ReportPart]:
         if not needed.is_file():
             raise InputError(f"{folder}: no {needed.name}; is it an output folder of `pokerpipe run`?")
     try:
-        game = json.loads(summary_path.read_text(encoding="utf-8"))["game"]
-    except (ValueError, UnicodeDecodeError) as error:  # JSONDecodeError is a ValueError
-        raise InputError(f"{summary_path}: not a readable summary ({error})") from None
+        summary = json.loads(summary_path.read_text(encoding="utf-8"))
+        game = summary["game"]
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:  # JSONDecodeError is a ValueError
+        raise InputError(f"{summary_path}: not a readable summary ({shown_error(error)})") from None
     except (KeyError, TypeError):
         raise InputError(f"{summary_path}: no \"game\" entry: not written by `pokerpipe run`") from None
     try:
-        cards = registry.get(game).hand_cards
+        played = registry.get(game) if isinstance(game, str) else None
     except UsageError:
-        raise InputError(f"{summary_path}: unknown game {game!r}") from None
-    table = _read_categories(categories_path)
+        played = None
+    if played is None:
+        raise InputError(f"{summary_path}: unknown game {shown(str(game))}")
+    cards = played.hand_cards
+    table = _read_categories(categories_path, played.categories, summary)
     report: dict[str, ReportPart] = {}
     # Hands of one deal share the board (hold'em) or the deck, so only one
     # hand per deal, the first seat's, makes independent draws for the test.
@@ -413,17 +423,24 @@ def run_report(results: str | os.PathLike[str]) -> dict[str, ReportPart]:
         report[f"{game}: first seat's hand ({cards} cards) against exact shares"] = ReportPart(fit.table, fit)
     every_hand = table[table["scope"] == "hand"]
     for players, rows in every_hand.groupby("players", sort=False):
-        shown = rows[["category", "count", "share", "wins", "ties"]].reset_index(drop=True)
-        report[f"{game}: every hand, players = {players}"] = ReportPart(shown)
+        listing = rows[["category", "count", "share", "wins", "ties"]].reset_index(drop=True)
+        report[f"{game}: every hand, players = {players}"] = ReportPart(listing)
     winning = table[table["scope"] == "winning"]
     for players, rows in winning.groupby("players", sort=False):
-        shown = rows[["category", "count", "share", "wins", "ties"]].reset_index(drop=True)
-        report[f"{game}: winning hands, players = {players}"] = ReportPart(shown)
+        listing = rows[["category", "count", "share", "wins", "ties"]].reset_index(drop=True)
+        report[f"{game}: winning hands, players = {players}"] = ReportPart(listing)
     return report
 
 
-def _read_categories(path: Path) -> pd.DataFrame:
-    """categories.csv as written by a run, counts as integers; InputError naming what is wrong."""
+def _read_categories(path: Path, categories: tuple[str, ...], summary: Mapping[str, Any]) -> pd.DataFrame:
+    """categories.csv as written by a run, counts as integers; InputError naming what is wrong.
+
+    The table must be the copy ``summary`` keeps (:func:`_check_against_summary`).
+    A count is a whole number of at least 0, a share a number from 0 to 1,
+    a category one of the game's ``categories``, each once per players and
+    scope: anything else is no table a run wrote, and would give a test
+    against the exact shares that means nothing.
+    """
     try:
         table = pd.read_csv(path, dtype={"players": str, "scope": str, "category": str})
     except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
@@ -435,9 +452,54 @@ def _read_categories(path: Path) -> pd.DataFrame:
         for name in ("count", "wins", "ties"):
             table[name] = pd.to_numeric(table[name], errors="raise").astype("Int64")
         table["share"] = pd.to_numeric(table["share"], errors="raise")
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, OverflowError) as error:
         raise InputError(f"{path}: a count is not a number ({shown_error(error)})") from None
+    _check_against_summary(table, path, summary)
+    if table.empty:  # a run that scored nothing still lists every category, with 0
+        raise InputError(f"{path}: no rows: not a table written by `pokerpipe run`")
+    counts = table[["count", "wins", "ties"]]  # wins and ties are empty where not tallied
+    faults = {
+        "a count is empty": table["count"].isna(),
+        "a count is negative": (counts < 0).fillna(False).any(axis=1),
+        "a share is not from 0 to 1": ~table["share"].between(0, 1),
+        "a category the game does not have": ~table["category"].isin(categories),
+        "a category listed twice": table.duplicated(["players", "scope", "category"]),
+    }
+    for reason, rows in faults.items():
+        if rows.any():
+            line = int(np.flatnonzero(rows.to_numpy(dtype=bool))[0]) + 2  # the header is line 1
+            raise InputError(f"{path}: line {line}: {reason}: not a table written by `pokerpipe run`")
     return table
+
+
+def _check_against_summary(table: pd.DataFrame, path: Path, summary: Mapping[str, Any]) -> None:
+    """Refuse a categories.csv that differs from the copy summary.json keeps (``statistics``).
+
+    Both are written by the run; a table cut short or edited since would
+    report frequencies the run never saw.  A summary without the copy
+    checks nothing.
+    """
+    statistics = summary.get("statistics")
+    kept = statistics.get("categories") if isinstance(statistics, dict) else None
+    if not isinstance(kept, list):
+        return
+    read = table.astype(object).where(table.notna(), None).to_dict(orient="records")
+    for line, (row, copy) in enumerate(zip(read, kept), start=2):
+        same = isinstance(copy, dict) and all(_same_value(row[name], copy.get(name))
+                                              for name in CATEGORY_SCHEMA.names)
+        if not same:
+            raise InputError(f"{path}: line {line} differs from the statistics in summary.json: "
+                             f"the table was edited or cut short since the run")
+    if len(read) != len(kept):
+        raise InputError(f"{path}: {len(read)} rows, where summary.json's statistics hold {len(kept)}: "
+                         f"the table was cut short or added to since the run")
+
+
+def _same_value(read: Any, kept: Any) -> bool:
+    """A value of categories.csv against summary.json's: shares as floats that went through text."""
+    if isinstance(read, float) and isinstance(kept, int | float) and not isinstance(kept, bool):
+        return math.isclose(read, kept, rel_tol=1e-9, abs_tol=1e-12)
+    return bool(read == kept)
 
 
 def shown_error(error: Exception) -> str:
