@@ -253,6 +253,13 @@ def test_one_off_preflop_shows_the_standard_error(runner):
     (["--hand", "AhAx", "--hand", "KdKc"], "unknown card 'Ax'"),
     (["--hand", "AhAs", "--hand", "AhKc"], "card Ah is dealt twice"),
     (["--hand", "AhAs", "--hand", "KdKc", "--board", "Qs Jh"], "2 cards, expected 0, 3, 4 or 5"),
+    # An archive's seat may be empty; a hand given on the command line may not (it printed nan).
+    (["--hand", "", "--hand", "KdKc"], "p1 is empty"),
+    (["--hand", "AhAs", "--hand", " "], "p2 is empty"),
+    # A byte that is not UTF-8 reaches Python as a surrogate escape (it stopped with a traceback).
+    (["--hand", "Ah\udcffAs", "--hand", "KdKc"], "p1 'Ah\\udcffAs': unknown card"),
+    (["--hand", "AhAs", "--hand", "KdKc", "--board", "Qs Jh 2\udcff"],
+     "board 'Qs Jh 2\\udcff': unknown card"),
 ])
 def test_one_off_bad_cards_exit_2(runner, args, message):
     result = runner.invoke(cli, ["equity", *args])

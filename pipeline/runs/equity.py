@@ -74,6 +74,7 @@ from pipeline.poker.holdem import (
 )
 from pipeline.ranges import ranges
 from pipeline.runs.runner import BaseRun, BatchOutcome, Scoring, Summary, SummaryParts, Totals
+from pipeline.text import shown
 
 BOARD_SIZES = holdem.BOARD_SIZES  # preflop, flop, turn and river
 DEFAULT_SAMPLES = 20_000
@@ -468,6 +469,13 @@ def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAM
     """
     if not 1 <= len(hands) <= holdem.MAX_PLAYERS:
         raise InputError(f"{len(hands)} hands: give 1 to {holdem.MAX_PLAYERS}")
+    for label, text in [*((f"p{seat}", hand) for seat, hand in enumerate(hands, start=1)), ("board", board)]:
+        if label != "board" and not text.strip():  # an archive's empty seat; a hand given here is two cards
+            raise InputError(f"{label} is empty: give two cards, like AhAs")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # bytes of the command line that are not UTF-8
+            raise InputError(f"{label} {shown(text)}: unknown card (a byte that is not UTF-8)") from None
     deals = holdem.parse_deals(pa.array([notation.spaced_cards(board)]),
                                [pa.array([notation.spaced_cards(hand)]) for hand in hands],
                                board_sizes=BOARD_SIZES)
