@@ -341,6 +341,9 @@ def test_control_characters_in_a_path_are_escaped_and_raw_stays_as_read(runner, 
     (["equity", "--hand", "10h10s", "--hand", "KdKc"], "p1 '10h10s': ten is written T or X, not 10, "
                                                        "and cards are separated by spaces: 'Th Ts'"),
     (["compare", "AA10KK", "QQ777"], "hand1 'AA10KK': ten is written T or X, not 10: 'AATKK'"),
+    # With T for 10 these are no hands either (four symbols; five tens): no correction offered.
+    (["compare", "10234", "QQ777"], "hand1 '10234': ten is written T or X, not 10"),
+    (["compare", "TTTT10", "QQ777"], "hand1 'TTTT10': ten is written T or X, not 10"),
 ])
 def test_a_ten_written_10_says_how_to_write_it(runner, args, message):
     result = runner.invoke(cli, args)

@@ -80,14 +80,17 @@ def hand_problem(text: str | None, *, label: str = "hand") -> str | None:
     "Hand1 'AAQ': 3 symbols, expected 5"
     >>> hand_problem("AA10KK")
     "hand 'AA10KK': ten is written T or X, not 10: 'AATKK'"
+    >>> hand_problem("10234")  # no hand with T for 10: no correction offered
+    "hand '10234': ten is written T or X, not 10"
     """
     text = text.strip() if text is not None else None
     if text is None or text == "":
         return f"{label} is empty"
     if "10" in text:
         meant = text.replace("10", "T")
-        meant = meant if len(meant) == HAND_SIZE else "AAATT"  # a correction only where it is a hand
-        return f"{label} {shown(text)}: {cards.TEN_HINT}: {shown(meant)}"
+        if hand_problem(meant) is None:  # a correction only where it is a hand
+            return f"{label} {shown(text)}: {cards.TEN_HINT}: {shown(meant)}"
+        return f"{label} {shown(text)}: {cards.TEN_HINT}"
     if len(text) != HAND_SIZE:
         return f"{label} {shown(text)}: {len(text):,} symbols, expected {HAND_SIZE}"
     for symbol in text:
