@@ -193,6 +193,15 @@ def test_parquet_and_csv_hold_the_same_deals(tmp_path, game):
     assert [list(row.values()) for row in table.to_pylist()] == rows
 
 
+def test_an_extension_in_capitals_names_the_same_format(tmp_path):
+    """As readers take deals.CSV for CSV, generate writes it so (it refused .CSV, took .csv.GZ)."""
+    for name in ("deals.csv", "deals.CSV", "deals.parquet", "deals.Parquet", "deals.csv.GZ"):
+        generate(tmp_path / name, game="holdem", rows=50, players=3, seed=2)
+    assert (tmp_path / "deals.CSV").read_bytes() == (tmp_path / "deals.csv").read_bytes()
+    assert gzip.decompress((tmp_path / "deals.csv.GZ").read_bytes()) == (tmp_path / "deals.csv").read_bytes()
+    assert pq.read_table(tmp_path / "deals.Parquet").equals(pq.read_table(tmp_path / "deals.parquet"))
+
+
 @pytest.mark.parametrize("extension, decompress", [
     (".csv.gz", gzip.decompress),
     (".csv.bz2", bz2.decompress),

@@ -138,7 +138,7 @@ class TableWriter:
     def __init__(self, path: str | os.PathLike[str], *, schema: pa.Schema | None = None,
                  quote_strings: bool = False, replace: bool = True) -> None:
         self.path = Path(path)
-        self.format = self.path.suffix.lstrip(".")
+        self.format = self.path.suffix.lstrip(".").lower()  # as a reader takes it: deals.CSV is CSV
         if self.format not in FORMATS:
             raise UsageError(f"{self.path}: unknown output format, expected .csv or .parquet")
         self.schema = schema
