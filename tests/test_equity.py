@@ -14,6 +14,7 @@ import pyarrow as pa
 import pytest
 
 from pipeline.cli import cli
+from pipeline.errors import InputError
 from pipeline.games.holdem import BOARD_SIZES, Deals, parse_deals
 from pipeline.poker import cards, holdem
 from pipeline.runs import equity
@@ -264,6 +265,17 @@ def test_one_off_preflop_shows_the_standard_error(runner):
 def test_one_off_bad_cards_exit_2(runner, args, message):
     result = runner.invoke(cli, ["equity", *args])
     assert result.exit_code == 2 and message in result.output
+
+
+@pytest.mark.parametrize("hands, board, message", [
+    ([None, "KdKc"], "", "p1 is NoneType, not text"),
+    ([b"AhAs", "KdKc"], "", "p1 is bytes, not text"),
+    (["AhAs", "KdKc"], None, "board is NoneType, not text"),
+    ("AhAs", "", "give a list of hands"),  # was read as four hands of one letter
+])
+def test_deal_equity_refuses_what_is_not_text(hands, board, message):
+    with pytest.raises(InputError, match=message):
+        equity.deal_equity(hands, board)
 
 
 def test_inputs_or_hands_not_both(runner, tmp_path):

@@ -111,6 +111,8 @@ def compare(hand1: str, hand2: str) -> str:
     ('Tie', 'Hand 1', 'Hand 2')
     """
     for label, hand in (("hand1", hand1), ("hand2", hand2)):
+        if not isinstance(hand, str):
+            raise InputError(f"{label} is {type(hand).__name__}, not text: write a hand like AAKQQ")
         problem = hand_problem(hand, label=label)
         if problem:
             raise InputError(problem)

@@ -44,7 +44,7 @@ def get(name: str) -> Game:
     """The game called ``name``; UsageError listing the known ones otherwise."""
     try:
         return _REGISTRY[name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: a list or a dict, which no game is called
         raise UsageError(f"unknown game {name!r}: expected {' or '.join(names())}") from None
 
 

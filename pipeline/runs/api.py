@@ -198,12 +198,25 @@ def _scoring(names: tuple[str, ...], *, game: str | None, best_five: bool) -> ru
 
 
 def _series_array(series: pd.Series) -> pa.Array | pa.ChunkedArray:
-    """A pandas column as Arrow: None, NaN and pd.NA become nulls."""
+    """A pandas column as Arrow: None, NaN and pd.NA become nulls.
+
+    Raises
+    ------
+    InputError
+        A column that cannot be text: complex numbers, or text holding a
+        lone surrogate (bytes that were not UTF-8, decoded with
+        ``surrogateescape``), which Arrow cannot hold.
+    """
     try:
-        return pa.array(series, from_pandas=True)
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        # Mixed objects (text beside numbers): each value as its text; pandas keeps the missing ones.
-        return pa.array(series.astype("string"), from_pandas=True)
+        try:
+            return pa.array(series, from_pandas=True)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+            # Mixed objects (text beside numbers, ints beyond int64): each value as its text;
+            # pandas keeps the missing ones.
+            return pa.array(series.astype("string"), from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, UnicodeError) as error:
+        raise InputError(f"{LABEL}: column {shown(str(series.name))} cannot be read as text "
+                         f"({shown(str(error), 120, quote=False)})") from None
 
 
 def _text(column: pa.Array | pa.ChunkedArray, name: str) -> pa.Array | pa.ChunkedArray:

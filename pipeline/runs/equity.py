@@ -467,9 +467,13 @@ def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAM
     >>> deal_equity(["AhAs", "KdKc"], "Kh 7c 2d 9s 4h").equity.tolist()  # three kings
     [[0.0, 1.0]]
     """
+    if isinstance(hands, str):  # one hand's letters would be read as hands of one letter each
+        raise InputError(f"hands {shown(hands)}: give a list of hands, like ['AhAs', 'KdKc']")
     if not 1 <= len(hands) <= holdem.MAX_PLAYERS:
         raise InputError(f"{len(hands)} hands: give 1 to {holdem.MAX_PLAYERS}")
     for label, text in [*((f"p{seat}", hand) for seat, hand in enumerate(hands, start=1)), ("board", board)]:
+        if not isinstance(text, str):
+            raise InputError(f"{label} is {type(text).__name__}, not text: write cards like 'Ah As'")
         if label != "board" and not text.strip():  # an archive's empty seat; a hand given here is two cards
             raise InputError(f"{label} is empty: give two cards, like AhAs")
         try:

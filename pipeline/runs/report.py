@@ -406,11 +406,9 @@ def run_report(results: str | os.PathLike[str]) -> dict[str, ReportPart]:
     except (KeyError, TypeError):
         raise InputError(f"{summary_path}: no \"game\" entry: not written by `pokerpipe run`") from None
     try:
-        played = registry.get(game) if isinstance(game, str) else None
+        played = registry.get(game)
     except UsageError:
-        played = None
-    if played is None:
-        raise InputError(f"{summary_path}: unknown game {shown(str(game))}")
+        raise InputError(f"{summary_path}: unknown game {shown(str(game))}") from None
     cards = played.hand_cards
     table = _read_categories(categories_path, played.categories, summary)
     report: dict[str, ReportPart] = {}
