@@ -248,10 +248,64 @@ def test_game_forced():
     (pa.table({"Hand1": ["AAAQQ"], "Hand2": ["KKKQQ"]}).to_batches()[0], None, UsageError,
      "not pyarrow RecordBatch: give a Table: pyarrow.Table.from_batches"),
     (pd.Series(["AAAQQ"]), None, UsageError, "not pandas Series: give a DataFrame: series.to_frame()"),
+    # Each of these stopped with an exception of numpy, pyarrow or Python itself.
+    (pa.table({"Hand1": ["AAAQQ"], "Hand2": ["KKKQQ"]}), ["larvis"], UsageError,
+     r"unknown game \['larvis'\]"),
+    (pd.DataFrame({"Hand1": pd.Series(["AAKK\udcff"], dtype=object), "Hand2": ["KKKQQ"]}), None, InputError,
+     "column 'Hand1' cannot be read as text"),
+    (pd.DataFrame({"Hand1": np.array([1 + 2j]), "Hand2": ["KKKQQ"]}), None, InputError,
+     "column 'Hand1' cannot be read as text"),
 ])
 def test_errors(table, game, error, message):
     with pytest.raises(error, match=message):
         score(table, game=game)
+
+
+def test_an_int_beyond_int64_in_a_text_column_is_a_bad_row():
+    frame = pd.DataFrame({"Hand1": pd.Series([10**30, "AAAQQ"], dtype=object), "Hand2": ["KKKQQ"] * 2})
+    scored = score(frame)
+    assert scored["winner"].tolist()[1] == "Hand 1" and f"Hand1 '{10**30}'" in scored["reason"].tolist()[0]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: pipeline.compare(12345, "KKKQQ"), "hand1 is int, not text"),
+    (lambda: pipeline.compare("AAAQQ", b"KKKQQ"), "hand2 is bytes, not text"),
+])
+def test_compare_refuses_what_is_not_text(call, message):
+    with pytest.raises(InputError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("function, keys, message", [
+    ("holdem_key_categories", [7463], r"keys must lie in 0\.\.7462, found 7463"),
+    ("holdem_key_categories", [-1], "found -1"),
+    ("holdem_key_categories", [1.0], "keys must be integers, got dtype float64"),
+    ("larvis_key_categories", [6176], r"keys must lie in 0\.\.6175, found 6176"),
+    ("larvis_key_categories", [-1], "found -1"),
+])
+def test_key_categories_refuse_what_is_no_key(function, keys, message):
+    # -1 read the table from its end (a straight flush) and 7463 ran past it.
+    with pytest.raises(ValueError, match=message):
+        getattr(pipeline, function)(np.array(keys))
+    assert getattr(pipeline, function)(np.array([0, 1])).tolist() == [-1, 0]  # 0: no hand
+
+
+BOARD = [[0, 5, 10, 15, 20]]
+HOLES = [[[30, 35], [40, 45]]]
+
+
+@pytest.mark.parametrize("board, holes, message", [
+    ([[300, 5, 10, 15, 20]], HOLES, "board card codes must lie in 0..51, found 300"),  # was cast to 44
+    (BOARD, [[[30, 35], [40, 52]]], "hole card codes must lie in 0..51, found 52"),
+    (BOARD, [[[30.0, 35.0], [40.0, 45.0]]], "hole card codes must be integers"),
+    (BOARD * 2, HOLES, r"hole card codes must have shape \(2, seats, 2\)"),  # was broadcast
+    ([0, 5, 10, 15, 20], HOLES, r"board card codes must have shape \(n, 5\)"),  # five deals of a card
+    ([[0, 5, 10, 15, 20, 25]], HOLES, r"shape \(n, 5\)"),
+    (BOARD, [[[30, 35, 36]]], r"shape \(1, seats, 2\)"),
+])
+def test_deal_keys_refuses_what_is_no_deal(board, holes, message):
+    with pytest.raises(ValueError, match=message):
+        pipeline.deal_keys(np.array(board), np.array(holes))
 
 
 def test_duplicate_frame_columns():

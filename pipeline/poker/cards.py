@@ -140,14 +140,31 @@ def code_matrix(values: ArrayLike, *, widths: tuple[int, ...], top: int, what: s
     if values.ndim != 2 or values.shape[1] not in widths:
         shapes = " or ".join(f"(n, {width})" for width in widths)
         raise ValueError(f"{what} must have shape {shapes}, got {values.shape}")
+    return checked_integers(values, top=top, what=what).astype(np.uint8, copy=False)
+
+
+def checked_integers(values: ArrayLike, *, top: int, what: str) -> np.ndarray:
+    """An array of any shape whose values are integers in 0..top, as given; ValueError otherwise.
+
+    A cast would wrap a code of 300 to 44, and an index past a table fails
+    far from the caller: the values are checked where they come in.
+
+    >>> checked_integers([[3, 0]], top=3, what="codes").tolist()
+    [[3, 0]]
+    >>> checked_integers([4], top=3, what="codes")
+    Traceback (most recent call last):
+    ...
+    ValueError: codes must lie in 0..3, found 4
+    """
+    values = np.asarray(values)
     if values.size == 0:
-        return values.astype(np.uint8)
+        return values.astype(np.int64) if not np.issubdtype(values.dtype, np.integer) else values
     if not np.issubdtype(values.dtype, np.integer):
         raise ValueError(f"{what} must be integers, got dtype {values.dtype}")
     low, high = values.min(), values.max()
     if low < 0 or high > top:
         raise ValueError(f"{what} must lie in 0..{top}, found {low if low < 0 else high}")
-    return values.astype(np.uint8, copy=False)
+    return values
 
 
 def sorted_columns(values: np.ndarray) -> list[np.ndarray]:

@@ -293,12 +293,20 @@ def deal_keys(board: np.ndarray, holes: np.ndarray) -> np.ndarray:
     board : ndarray of shape (n, 5), integer
         Card codes of the community cards.
     holes : ndarray of shape (n, seats, 2), integer
-        Card codes of each seat's hole cards; all cards of a deal distinct.
+        Card codes of each seat's hole cards; all cards of a deal distinct
+        (readers check this).
 
     Returns
     -------
     keys : ndarray of shape (seats, n), dtype int16
         Seat-major: ``keys[s]`` holds seat s + 1's key in every deal.
+
+    Raises
+    ------
+    ValueError
+        If a shape is wrong (a board of other than five cards, holes of
+        other than two, another number of deals) or a code is not an
+        integer in 0..51.
 
     Examples
     --------
@@ -308,8 +316,11 @@ def deal_keys(board: np.ndarray, holes: np.ndarray) -> np.ndarray:
     >>> deal_keys(board, holes).ravel().tolist() == [7462, hand_keys([board[0] + holes[0][1]])[0]]
     True
     """
-    board = np.asarray(board, dtype=np.uint8)
-    holes = np.asarray(holes, dtype=np.uint8)
+    board = cards.code_matrix(board, widths=(BEST_OF,), top=51, what="board card codes")
+    holes = np.asarray(holes)
+    if holes.ndim != 3 or holes.shape[0] != len(board) or holes.shape[2] != 2:
+        raise ValueError(f"hole card codes must have shape ({len(board)}, seats, 2), got {holes.shape}")
+    holes = cards.checked_integers(holes, top=51, what="hole card codes").astype(np.uint8, copy=False)
     if not len(board):  # no deal, no table: a run's schema is found without building them
         return np.empty((holes.shape[1] if holes.ndim == 3 else 0, 0), dtype=np.int16)
     board_columns = list(np.ascontiguousarray(board.T))
@@ -328,14 +339,18 @@ def deal_keys(board: np.ndarray, holes: np.ndarray) -> np.ndarray:
 
 
 def key_categories(keys: np.ndarray) -> NDArray[np.int8]:
-    """Category code (index into ``CATEGORIES``) of each key.
+    """Category code (index into ``CATEGORIES``) of each key, -1 for key 0 (no hand: an empty seat).
+
+    Raises ValueError for keys that are not integers in 0..7462.
 
     >>> [str(CATEGORIES[c]) for c in key_categories(np.array([1, 5854, 7462]))]
     ['High Card', 'Straight', 'Straight Flush']
     >>> key_categories(np.zeros((3, 0), dtype=np.int16)).shape  # no deal: no table is needed
     (3, 0)
     """
+    keys = np.asarray(keys)
     if not keys.size:  # a run's schema scores no deal: it need not wait for a table being built
         return np.zeros(keys.shape, dtype=np.int8)
-    categories: NDArray[np.int8] = five_card_tables()[2][keys]
+    table = five_card_tables()[2]
+    categories: NDArray[np.int8] = table[cards.checked_integers(keys, top=len(table) - 1, what="keys")]
     return categories

@@ -118,12 +118,15 @@ def hand_keys(ranks: np.ndarray) -> np.ndarray:
 
 
 def key_categories(keys: NDArray[np.integer]) -> NDArray[np.int8]:
-    """Category code (index into ``CATEGORIES``) of each key.
+    """Category code (index into ``CATEGORIES``) of each key, -1 for key 0 (no hand).
+
+    Raises ValueError for keys that are not integers in 0..6175.
 
     >>> [CATEGORIES[c] for c in key_categories(np.array([1, 6175]))]
     [<Category.HIGH_CARD: 'High card'>, <Category.FOUR_OF_A_KIND: 'Four of a kind'>]
     """
-    categories: NDArray[np.int8] = _tables()[1][keys]
+    table = _tables()[1]
+    categories: NDArray[np.int8] = table[cards.checked_integers(keys, top=len(table) - 1, what="keys")]
     return categories
 
 
