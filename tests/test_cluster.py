@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -21,7 +22,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 from pipeline.cli import cli
-from pipeline.formats import histories
+from pipeline.formats import histories, readers
 from pipeline.runs import cluster
 from pipeline.runs.generate import generate
 from pipeline.runs.runner import Run
@@ -221,6 +222,20 @@ def test_one_csv_cut_into_byte_ranges_gives_the_local_run(client, tmp_path, big_
     assert summary["cluster"]["partitions"] == len(partitions)
     assert summary["rows_rejected"] > 0
     assert_same_run(local, dask, "csv")
+
+
+def test_line_ends_are_counted_alike_however_the_blocks_fall(tmp_path, monkeypatch):
+    """The first pass of a byte range numbers its rows by its line ends: a \\r\\n that one block ends
+    inside counted as two, and every row after it was numbered one too high."""
+    path = tmp_path / "ends.csv"
+    path.write_bytes(b"h\r\na\r\nbb\rc\nd\r\n\r\ne\r")
+    source = readers.open_source(path)
+    size = path.stat().st_size
+    for block in range(1, size + 1):
+        monkeypatch.setattr(readers, "CSV_BLOCK_BYTES", block)
+        for start in range(size):
+            expected = len(re.findall(rb"\r\n|\r|\n", path.read_bytes()[start:]))
+            assert readers.count_line_ends(source, start, size) == expected, (block, start)
 
 
 def test_byte_ranges_then_more_files_keep_numbering_rows(client, tmp_path, big_csv, holdem_archive):

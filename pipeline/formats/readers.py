@@ -640,6 +640,7 @@ def _next_line_start(handle: BinaryIO, position: int) -> int | None:
 def count_line_ends(source: Source, start: int, stop: int) -> int:
     """Line ends in bytes ``start`` to ``stop`` of a plain file: the cheap first pass of a range."""
     ends = 0
+    after_return = False  # the block before ended with "\r"
     with open(source.path, "rb") as handle:
         handle.seek(start)
         remaining = stop - start
@@ -649,6 +650,9 @@ def count_line_ends(source: Source, start: int, stop: int) -> int:
                 break
             remaining -= len(block)
             ends += _line_ends(block)
+            if after_return and block.startswith(b"\n"):
+                ends -= 1  # one "\r\n" split between two blocks, counted once in each
+            after_return = block.endswith(b"\r")
     return ends
 
 
