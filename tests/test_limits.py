@@ -16,10 +16,14 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
+
+from pipeline.games import registry
+from pipeline.runs.runner import Run
 
 TIMEOUT = 120  # seconds for any one process; each takes a few
 MIB = 1 << 20
@@ -317,3 +321,22 @@ def test_memory_errors_flow_through_the_output_set_as_one_line_errors(tmp_path):
         assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
     with pytest.raises(RuntimeError, match="a bug"), OutputSet(out):  # anything else stays itself
         raise RuntimeError("a bug")
+
+
+def test_tables_short_of_memory_ahead_of_the_run_are_built_by_the_run(tmp_path, monkeypatch):
+    """The thread that builds a game's tables ahead of the first batch, short of memory, ends
+    without a traceback: the batches build the tables, and the run's outputs are the same."""
+    deals = Path(__file__).resolve().parent.parent / "data" / "raw" / "deals.csv"
+    Run([str(deals)], tmp_path / "before", threads=2).execute()
+    game = type(registry.get("holdem"))
+
+    def short_of_memory(self) -> None:
+        raise MemoryError("Unable to allocate 4.30 MiB")
+
+    monkeypatch.setattr(game, "prepare", short_of_memory)
+    failed: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", failed.append)
+    Run([str(deals)], tmp_path / "after", threads=2).execute()
+    assert failed == []
+    for name in ("winners.csv", "categories.csv", "rejects.csv"):
+        assert (tmp_path / "after" / name).read_bytes() == (tmp_path / "before" / name).read_bytes()

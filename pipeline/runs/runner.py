@@ -52,7 +52,7 @@ from pipeline.formats.publish import OutputSet
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, PendingBatch, Source
 from pipeline.formats.writers import FORMATS, TableWriter, write_json, write_table
 from pipeline.games import registry
-from pipeline.games.base import Scored
+from pipeline.games.base import Game, Scored
 from pipeline.games.tally import Tally
 from pipeline.runs.threads import available_cores, run_ordered
 from pipeline.text import listed
@@ -567,7 +567,8 @@ class LocalEngine:
         per_source = [Totals.empty(run.game) for _ in run.sources]
         # On several threads, the game's tables are built while the first batches are read and
         # parsed, not by the first scoring threads one after another.
-        preparing = threading.Thread(target=registry.get(run.game).prepare, name="pokerpipe-prepare")
+        preparing = threading.Thread(target=_prepare, args=(registry.get(run.game),),
+                                     name="pokerpipe-prepare")
         if self.threads > 1:
             preparing.start()
         with OutputSet(run.outdir) as staged:
@@ -594,6 +595,20 @@ class LocalEngine:
             totals, inputs = summarize(run.game, run.sources, first_rows, per_source)
             return run.finish(staged.path, totals, inputs, started=started, engine="local",
                               results=run.results_name)
+
+
+def _prepare(game: Game) -> None:
+    """Build a game's tables ahead of the first batch (:meth:`Game.prepare`), on a thread of its own.
+
+    Short of memory, the thread ends: the first batch that needs the tables
+    builds them, and reports a shortage as every other allocation of the run
+    does (one line naming the limit), rather than this thread printing a
+    traceback beside it, or after a run that went on to succeed.
+    """
+    try:
+        game.prepare()
+    except MemoryError:
+        return
 
 
 def stream_sources(sources: Sequence[Source], columns: tuple[str, ...], *, batch_rows: int,
