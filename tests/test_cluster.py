@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -222,6 +223,22 @@ def test_one_csv_cut_into_byte_ranges_gives_the_local_run(client, tmp_path, big_
     assert summary["cluster"]["partitions"] == len(partitions)
     assert summary["rows_rejected"] > 0
     assert_same_run(local, dask, "csv")
+
+
+def test_a_stop_signal_during_a_local_cluster_run_prints_one_line(tmp_path):
+    """The workers' warning that a task was cancelled printed beside the run's one line."""
+    deals, out = tmp_path / "deals.csv", tmp_path / "out"
+    generate(deals, game="holdem", rows=200_000, players=6, seed=5)
+    process = subprocess.Popen([sys.executable, "-m", "pipeline", "run", str(deals), "-o", str(out), "-q",
+                                "--engine", "dask"], stderr=subprocess.PIPE, text=True)
+    started = time.monotonic()
+    while not list(tmp_path.glob(".out.pokerpipe-*.new/winners/part-*")) and time.monotonic() < started + 60:
+        time.sleep(0.02)  # stopped while partitions run: the first part is written
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 128 + signal.SIGTERM
+    assert stderr.splitlines() == ["pokerpipe: stopped by SIGTERM; nothing half-written was published"]
+    assert not out.exists()
 
 
 def test_line_ends_are_counted_alike_however_the_blocks_fall(tmp_path, monkeypatch):

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import os
 import re
 import shutil
@@ -381,9 +382,15 @@ def _on_cluster(distributed: Any, run: Run, partitions: list[Partition], staging
         elif scheduler:
             client = connect(distributed, str(scheduler), connect_timeout)
         else:
+            # The workers' warnings (a task cancelled by a stop signal, memory use) would print
+            # beside the run's own lines: only their errors are shown.  No dashboard, and the
+            # scheduler's HTTP server on a free port: the default 8787, taken by a notebook's
+            # cluster, printed four lines of warning.
             cluster = distributed.LocalCluster(n_workers=n_workers or os.cpu_count() or 1,
                                                threads_per_worker=1, processes=True,
-                                               host="127.0.0.1", dashboard_address=None)
+                                               host="127.0.0.1", dashboard_address=":0",
+                                               scheduler_kwargs={"dashboard": False},
+                                               silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
         results = _submit_and_gather(distributed, client, run, partitions, staging, started, task_delay)
         address = client.scheduler.address
@@ -391,6 +398,12 @@ def _on_cluster(distributed: Any, run: Run, partitions: list[Partition], staging
     except distributed.KilledWorker as error:
         raise PokerpipeError(f"a partition was lost with every worker that ran it ({error}): "
                          f"the workers may be running out of memory") from None
+    except BaseException as error:
+        if not isinstance(error, Exception):
+            # A stop (a signal, Ctrl-C) abandons the tasks under way, and distributed logs each
+            # gather it cancels as an error of its own; the stop's one line says what happened.
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        raise
     finally:
         if owned and client is not None:
             client.close()
