@@ -376,6 +376,7 @@ def _on_cluster(distributed: Any, run: Run, partitions: list[Partition], staging
                 connect_timeout: float) -> tuple[dict[int, PartResult], str, int]:
     """Score every partition on a cluster, writing winners and rejects parts into ``staging``."""
     cluster, client, owned = None, None, True
+    distributed_log, quiet_level = logging.getLogger("distributed"), None
     try:
         if isinstance(scheduler, distributed.Client):
             client, owned = scheduler, False
@@ -402,13 +403,17 @@ def _on_cluster(distributed: Any, run: Run, partitions: list[Partition], staging
         if not isinstance(error, Exception):
             # A stop (a signal, Ctrl-C) abandons the tasks under way, and distributed logs each
             # gather it cancels as an error of its own; the stop's one line says what happened.
-            logging.getLogger("distributed").setLevel(logging.CRITICAL)
+            # The level is put back once the cluster is closed: a notebook goes on logging.
+            quiet_level = distributed_log.level
+            distributed_log.setLevel(logging.CRITICAL)
         raise
     finally:
         if owned and client is not None:
             client.close()
         if cluster is not None:
             cluster.close()
+        if quiet_level is not None:
+            distributed_log.setLevel(quiet_level)
     return results, address, workers
 
 
