@@ -561,9 +561,8 @@ def _holding(batches: Iterable[Batch], columns: tuple[str, ...]) -> Iterator[Bat
     those the format does not make (a contest file's expected winners, beside hand histories
     that have them), nulls."""
     for batch in batches:
-        missing = [name for name in columns if name not in batch.table.column_names]
-        for name in missing:
-            batch.table = batch.table.append_column(name, pa.nulls(batch.table.num_rows, pa.string()))
+        if not set(columns) <= set(batch.table.column_names):
+            batch.table = _as_strings(batch.table, columns)
         yield batch
 
 
