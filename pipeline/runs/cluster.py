@@ -383,15 +383,16 @@ def _on_cluster(distributed: Any, run: Run, partitions: list[Partition], staging
         elif scheduler:
             client = connect(distributed, str(scheduler), connect_timeout)
         else:
-            # The workers' warnings (a task cancelled by a stop signal, memory use) would print
-            # beside the run's own lines: only their errors are shown.  No dashboard, and the
+            # The workers' logs (a task cancelled by a stop signal, memory use, a heartbeat lost
+            # as a stop closes the scheduler) would print beside the run's own lines; what goes
+            # wrong in a task reaches the run as its exception.  No dashboard, and the
             # scheduler's HTTP server on a free port: the default 8787, taken by a notebook's
             # cluster, printed four lines of warning.
             cluster = distributed.LocalCluster(n_workers=n_workers or os.cpu_count() or 1,
                                                threads_per_worker=1, processes=True,
                                                host="127.0.0.1", dashboard_address=":0",
                                                scheduler_kwargs={"dashboard": False},
-                                               silence_logs=logging.ERROR)
+                                               silence_logs=logging.CRITICAL)
             client = distributed.Client(cluster)
         results = _submit_and_gather(distributed, client, run, partitions, staging, started, task_delay)
         address = client.scheduler.address
