@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import gc
 import json
-import signal
 import sys
 import time
 from typing import Any
@@ -25,7 +24,15 @@ from typing import Any
 import click
 import pyarrow as pa
 
-from pipeline.errors import InputError, PokerpipeError, ResourceError, resource_limits
+from pipeline.errors import (
+    InputError,
+    PokerpipeError,
+    ResourceError,
+    Stopped,
+    exit_stopped,
+    resource_limits,
+    stop_on_signals,
+)
 from pipeline.formats import readers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.formats.writers import FORMATS
@@ -410,23 +417,6 @@ def stats(results: str, plot_path: str | None, force: bool, as_json: bool) -> No
             click.echo("chi-square: too few deals for a test (the expected counts fill fewer than two bins)")
 
 
-class Stopped(BaseException):
-    """A stop signal (SIGINT, SIGTERM, SIGHUP) raised where the program is, so
-    every ``finally`` and context manager on the way out cleans up.
-
-    A BaseException, like KeyboardInterrupt, so no ``except Exception`` can
-    swallow it.
-    """
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _stop(signum: int, frame: object) -> None:
-    raise Stopped(signum)
-
-
 #: Commands whose work never needs pandas (see :func:`_without_pandas`).
 PANDAS_FREE = frozenset({"run", "contest", "compare", "generate"})
 
@@ -459,12 +449,9 @@ class _NoPandas:
             raise ModuleNotFoundError(f"No module named {name!r} (not needed by this command)", name=name)
 
 
-#: Signals that stop a command, cleaning up on the way out: exit status 128 + the signal.
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
 def main() -> None:
-    """Entry point of the ``pokerpipe`` console script."""
+    """Run the command line; :func:`pipeline.console.main`, the console script, calls it once its
+    stop signals are handled."""
     _without_pandas(sys.argv[1:])
     fit_address_space()
     # The objects the imports made live until the process ends.  Frozen, the collector skips
@@ -475,18 +462,12 @@ def main() -> None:
     # read_csv call, would start a thread per call, and a thread that cannot start (short of
     # memory) aborts the process from C++ with no message.
     pa.enable_signal_handlers(False)
-    for stop_signal in STOP_SIGNALS:
-        # Ctrl-C too: as a KeyboardInterrupt, click would turn it into "Aborted!" and status 1.
-        # A signal ignored when the program starts (nohup, a background job) stays ignored.
-        if signal.getsignal(stop_signal) is not signal.SIG_IGN:
-            signal.signal(stop_signal, _stop)
+    stop_on_signals()  # already done by pipeline.console, but main may be called on its own
     try:
         with resource_limits():  # memory or threads running out outside a run's outputs, too
             cli()
     except Stopped as stopped:
-        name = signal.Signals(stopped.signum).name
-        click.echo(f"pokerpipe: stopped by {name}; nothing half-written was published", err=True)
-        sys.exit(128 + stopped.signum)
+        exit_stopped(stopped)
     except ResourceError as error:
         click.echo(f"Error: {error}", err=True)
         sys.exit(1)

@@ -16,6 +16,11 @@ The machine running out is an expected failure too: memory (a
 or a thread that cannot start.  :func:`exhausted` tells those apart from
 bugs and words them as a :class:`ResourceError` naming the limit in force
 (``ulimit -v``, ``ulimit -d``, a cgroup's memory, the machine's memory).
+
+A stop signal is an expected end too: Ctrl-C, SIGTERM and SIGHUP raise
+:class:`Stopped` where the program is (:func:`stop_on_signals`), so that
+every ``finally`` on the way out cleans up, and :func:`exit_stopped` ends the
+command with one line and the status 128 + the signal.
 """
 
 from __future__ import annotations
@@ -24,8 +29,11 @@ import contextlib
 import errno
 import os
 import resource
+import signal
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 
 class PokerpipeError(Exception):
@@ -72,6 +80,48 @@ def os_reason(error: OSError, path: str | os.PathLike[str] | None = None) -> Out
 
 class ResourceError(PokerpipeError):
     """The machine refused memory or a thread: the message names the limit in force."""
+
+
+#: Signals that stop a command, cleaning up on the way out: exit status 128 + the signal.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Stopped(BaseException):
+    """A stop signal (SIGINT, SIGTERM, SIGHUP) raised where the program is, so
+    every ``finally`` and context manager on the way out cleans up.
+
+    A BaseException, like KeyboardInterrupt, so no ``except Exception`` can
+    swallow it.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_stopped(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
+def stop_on_signals() -> None:
+    """Make each of :data:`STOP_SIGNALS` raise :class:`Stopped`; only from the main thread.
+
+    Ctrl-C too: as a KeyboardInterrupt, click would turn it into "Aborted!"
+    and status 1.  A signal ignored when the program starts (nohup, a
+    background job) stays ignored.
+    """
+    for stop_signal in STOP_SIGNALS:
+        if signal.getsignal(stop_signal) is not signal.SIG_IGN:
+            signal.signal(stop_signal, _raise_stopped)
+
+
+def exit_stopped(stopped: Stopped) -> NoReturn:
+    """End the command stopped by a signal: one line on stderr, exit status 128 + the signal."""
+    name = signal.Signals(stopped.signum).name
+    if sys.stderr is not None:  # None when the process started with its stderr closed
+        print(f"pokerpipe: stopped by {name}; nothing half-written was published", file=sys.stderr,
+              flush=True)
+    sys.exit(128 + stopped.signum)
 
 
 # What the libraries say when a thread cannot start: Python's threading, and

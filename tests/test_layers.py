@@ -18,7 +18,7 @@ from .conftest import ROOT
 PACKAGE = ROOT / "pipeline"
 LAYERS = {"pipeline.errors": 0, "pipeline.ranges": 0, "pipeline.text": 0, "pipeline.poker": 1,
           "pipeline.games": 2, "pipeline.formats": 3, "pipeline.runs": 4, "pipeline.cli": 5,
-          "pipeline.__main__": 5, "pipeline": 5}
+          "pipeline.console": 5, "pipeline.__main__": 5, "pipeline": 5}
 
 
 def module_name(path: Path) -> str:

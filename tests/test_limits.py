@@ -67,6 +67,30 @@ def test_a_stop_signal_exits_with_128_plus_the_signal_and_one_line(stop):
     assert stdout == ""
 
 
+#: ``python -m pipeline --help`` with a stop signal sent while numpy is being imported.
+DURING_IMPORTS = """\
+import os, runpy, signal, sys
+stop = signal.Signals[sys.argv[1]]
+class SignalAtNumpy:  # an import finder that finds nothing: it only sends the signal
+    def find_spec(self, name, path, target=None):
+        if name == "numpy":
+            os.kill(os.getpid(), stop)
+sys.meta_path.insert(0, SignalAtNumpy())
+sys.argv = ["pokerpipe", "--help"]
+runpy.run_module("pipeline", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_signal_while_the_libraries_load_prints_the_same_one_line(stop):
+    # Before the command line's own handlers: a KeyboardInterrupt traceback, or no word at all.
+    done = subprocess.run([sys.executable, "-c", DURING_IMPORTS, stop.name], capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert done.returncode == 128 + stop
+    assert done.stderr.strip() == f"pokerpipe: stopped by {stop.name}; nothing half-written was published"
+    assert done.stdout == ""  # stopped before the help was printed
+
+
 def test_a_signal_ignored_at_start_stays_ignored():
     # As under nohup: a hangup does not stop the command, which then finishes its work.
     process = pokerpipe("contest", preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))

@@ -18,7 +18,7 @@ import atexit, sys
 atexit.register(lambda: print("IMPORTED", *sorted(m for m in ("pandas", "pyarrow") if m in sys.modules),
                               file=sys.stderr))
 sys.argv = ["pokerpipe", *sys.argv[1:]]
-from pipeline.cli import main
+from pipeline.console import main
 main()
 """
 
