@@ -1,4 +1,4 @@
-"""The ``pokerpipe`` console script: stop signals handled from its first instant, then :mod:`pipeline.cli`.
+"""The ``pokerpipe`` console script: stop signals handled before the heavy imports, then :mod:`pipeline.cli`.
 
 Layer: the command line, on top of every other; nothing of the package imports it.
 

@@ -104,7 +104,8 @@ def _raise_stopped(signum: int, frame: object) -> None:
 
 
 def stop_on_signals() -> None:
-    """Make each of :data:`STOP_SIGNALS` raise :class:`Stopped`; only from the main thread.
+    """Make each of :data:`STOP_SIGNALS` raise :class:`Stopped`; call it from the main thread, as
+    :func:`signal.signal` requires.
 
     Ctrl-C too: as a KeyboardInterrupt, click would turn it into "Aborted!"
     and status 1.  A signal ignored when the program starts (nohup, a
