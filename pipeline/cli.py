@@ -26,6 +26,7 @@ import pyarrow as pa
 
 from pipeline.errors import (
     InputError,
+    OutputExists,
     PokerpipeError,
     ResourceError,
     Stopped,
@@ -63,6 +64,11 @@ class _GameName(click.ParamType):  # type: ignore[type-arg]  # generic at run ti
         if value not in registry.names():
             self.fail(f"{value!r} is not one of {', '.join(map(repr, registry.names()))}.", param, ctx)
         return value
+
+
+def _needs_force(error: OutputExists) -> click.ClickException:
+    """The one line for a file of the user's that a command refuses to replace."""
+    return click.ClickException(f"{error}; pass --force to replace it")
 
 
 def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -372,6 +378,8 @@ def generate(game: str, rows: int, players: int, seed: int, path: str, force: bo
 
     try:
         written = write_archive(path, game=game, rows=rows, players=players, seed=seed, force=force)
+    except OutputExists as error:
+        raise _needs_force(error) from None
     except PokerpipeError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"{written:,} {registry.get(game).row_noun} -> {path}", err=True)
@@ -401,6 +409,8 @@ def stats(results: str, plot_path: str | None, force: bool, as_json: bool) -> No
         if plot_path is not None:
             reports.plot_fit({title: part.fit for title, part in report.items()
                                     if part.fit is not None}, plot_path, replace=force)
+    except OutputExists as error:
+        raise _needs_force(error) from None
     except (PokerpipeError, ImportError) as error:
         raise click.ClickException(str(error)) from None
     if as_json:

@@ -67,6 +67,13 @@ class OutputError(PokerpipeError, OSError):
     """An output could not be written: the message names the path and the system's reason."""
 
 
+class OutputExists(UsageError):
+    """A file to write is already there and was not to be replaced: the message names it.
+
+    The caller says how to replace it (the command line: ``--force``).
+    """
+
+
 def os_reason(error: OSError, path: str | os.PathLike[str] | None = None) -> OutputError:
     """One line for an OS error: the path and the system's reason.
 

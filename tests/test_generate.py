@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from pipeline.errors import OutputExists
 from pipeline.runs.generate import BLOCK_ROWS, generate
 
 RANKS = "23456789TJQKA"
@@ -252,6 +253,18 @@ def test_bad_arguments_raise_value_error(tmp_path, name, arguments, named):
     with pytest.raises(ValueError, match=named):
         generate(tmp_path / name, **arguments)
     assert list(tmp_path.iterdir()) == [], "nothing is written on bad arguments"
+
+
+def test_an_existing_file_is_refused_by_name_without_the_command_line_flag(tmp_path):
+    # The library names the file; how to replace it is the caller's to say (--force, force=True).
+    thesis = tmp_path / "thesis.csv"
+    thesis.write_text("three years of work")
+    with pytest.raises(OutputExists) as refused:
+        generate(thesis, game="holdem", rows=5)
+    assert str(refused.value) == f"{thesis}: already exists"
+    assert isinstance(refused.value, ValueError)  # a UsageError, as the other bad arguments
+    assert thesis.read_text() == "three years of work"
+    assert generate(thesis, game="holdem", rows=5, force=True) == 5
 
 
 def test_players_is_not_checked_for_larvis(tmp_path):

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from pipeline.errors import OutputError, UsageError, os_reason
+from pipeline.errors import OutputError, OutputExists, UsageError, os_reason
 from pipeline.formats.publish import remove_stale, rename_new
 from pipeline.text import shown
 
@@ -33,6 +33,25 @@ if TYPE_CHECKING:
     import pyarrow.parquet as pq
 
 FORMATS = ("csv", "parquet")
+
+
+def check_writable(path: str | os.PathLike[str], *, replace: bool, make_parents: bool = True) -> None:
+    """Refuse at once a file that cannot be written as asked, before any work goes into it.
+
+    Raises
+    ------
+    OutputExists
+        ``replace=False`` and the file (or a link of that name) is there.
+    OutputError
+        ``make_parents=False`` and the file's folder does not exist.
+    """
+    path = Path(path)
+    if not make_parents and not path.parent.is_dir():
+        what = "is a file, not a folder" if path.parent.exists() else "does not exist"
+        raise OutputError(f"{shown(str(path), None, quote=False)}: the folder "
+                          f"{shown(str(path.parent), None, quote=False)} {what}")
+    if not replace and os.path.lexists(path):
+        raise OutputExists(f"{shown(str(path), None, quote=False)}: already exists")
 
 
 @contextlib.contextmanager
@@ -54,10 +73,7 @@ def atomic_path(path: str | os.PathLike[str], *, replace: bool = True,
     creates no folder: a missing parent folder is an OutputError.
     """
     path = Path(path)
-    if not make_parents and not path.parent.is_dir():
-        what = "is a file, not a folder" if path.parent.exists() else "does not exist"
-        raise OutputError(f"{shown(str(path), None, quote=False)}: the folder "
-                          f"{shown(str(path.parent), None, quote=False)} {what}")
+    check_writable(path, replace=True, make_parents=make_parents)
     try:
         if make_parents:
             path.parent.mkdir(parents=True, exist_ok=True)

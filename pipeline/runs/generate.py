@@ -61,10 +61,9 @@ import pyarrow.csv as pacsv
 from pipeline.errors import UsageError
 from pipeline.formats import readers
 from pipeline.formats.sources import COMPRESSIONS
-from pipeline.formats.writers import TableWriter, atomic_path, csv_write_options
+from pipeline.formats.writers import TableWriter, atomic_path, check_writable, csv_write_options
 from pipeline.games import registry
 from pipeline.poker import cards
-from pipeline.text import shown
 
 #: Rows dealt from one generator; a block is the unit of reproducibility.
 BLOCK_ROWS = 1 << 16
@@ -113,8 +112,9 @@ def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int
     UsageError
         On an unknown game or extension, a negative ``rows``, ``players``
         outside the game's range, a negative ``seed``, ``batch_rows`` below
-        1, a contest file asked of a game that has none, or an existing
-        ``path`` without ``force``.
+        1, or a contest file asked of a game that has none.
+    OutputExists
+        ``path`` exists and ``force`` is not set (a UsageError too).
     OutputError
         When the file cannot be written, or appeared meanwhile (without ``force``).
     """
@@ -135,9 +135,7 @@ def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int
     if codec is not None and not pa.Codec.is_available(codec):
         raise UsageError(f"{path}: this pyarrow build cannot write {codec} ({extension})")
 
-    if not force and os.path.lexists(path):
-        raise UsageError(f"{shown(str(path), None, quote=False)}: already exists; pass --force "
-                         f"(force=True) to replace it")
+    check_writable(path, replace=force)
 
     dealer = _Dealer(seed, played.cards_per_row(players))
     if extension in CONTEST_EXTENSIONS:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import InputError, OutputError, UsageError
+from pipeline.errors import InputError, UsageError
 from pipeline.formats import writers
 from pipeline.games import registry
 from pipeline.games.tally import CATEGORY_SCHEMA
@@ -274,9 +274,10 @@ def plot_format(path: str | os.PathLike[str], *, replace: bool = False) -> str:
     Raises
     ------
     UsageError
-        An empty path, a suffix of no format drawn here (a PNG under a
-        ``.pdf`` name would be a broken file), or a file that exists
-        already, unless ``replace``.
+        An empty path, or a suffix of no format drawn here (a PNG under a
+        ``.pdf`` name would be a broken file).
+    OutputExists
+        The file exists and ``replace`` is not set (a UsageError too).
     OutputError
         The file's folder does not exist: folders are never created for a plot.
 
@@ -291,13 +292,7 @@ def plot_format(path: str | os.PathLike[str], *, replace: bool = False) -> str:
     if suffix not in PLOT_FORMATS:
         raise UsageError(f"{shown(text, None, quote=False)}: a plot is written as {expected}, "
                          f"not {shown(suffix) if suffix else 'a file without a suffix'}")
-    parent = Path(text).parent
-    if not parent.is_dir():
-        what = "is a file, not a folder" if parent.exists() else "does not exist"
-        raise OutputError(f"{shown(text, None, quote=False)}: the folder "
-                          f"{shown(str(parent), None, quote=False)} {what}")
-    if not replace and os.path.lexists(text):
-        raise UsageError(f"{shown(text, None, quote=False)}: already exists; pass --force to replace it")
+    writers.check_writable(text, replace=replace, make_parents=False)
     return PLOT_FORMATS[suffix]
 
 
