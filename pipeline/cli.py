@@ -30,6 +30,7 @@ from pipeline.errors import (
     PokerpipeError,
     ResourceError,
     Stopped,
+    UsageError,
     exit_stopped,
     resource_limits,
     stop_on_signals,
@@ -66,9 +67,16 @@ class _GameName(click.ParamType):  # type: ignore[type-arg]  # generic at run ti
         return value
 
 
-def _needs_force(error: OutputExists) -> click.ClickException:
-    """The one line for a file of the user's that a command refuses to replace."""
-    return click.ClickException(f"{error}; pass --force to replace it")
+def _one_line(error: PokerpipeError) -> click.ClickException:
+    """The one line of a library error, with the exit status of its kind.
+
+    A :class:`~pipeline.errors.UsageError` (a bad value, an output in the way)
+    exits with 2 like click's own usage errors; a file of the user's that a
+    command refuses to replace says how to (``--force``).  Any other error
+    (bad input, no space) exits with 1.
+    """
+    message = f"{error}; pass --force to replace it" if isinstance(error, OutputExists) else str(error)
+    return BadInput(message) if isinstance(error, UsageError) else click.ClickException(message)
 
 
 def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -226,7 +234,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
                                                              connect_timeout=connect_timeout))
     except PokerpipeError as error:
         report.progress.close()
-        raise click.ClickException(str(error)) from None
+        raise _one_line(error) from None
     report.close(outdir, summary)
     expected = summary["expected"]
     if expected and expected["mismatched"]:
@@ -299,7 +307,7 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
                                      on_notice=report.notice).execute()
     except PokerpipeError as error:
         report.progress.close()
-        raise click.ClickException(str(error)) from None
+        raise _one_line(error) from None
     report.close(outdir, summary)
 
 
@@ -354,7 +362,7 @@ def contest(file: str | None, batch_rows: int) -> None:
                     raise InputError(problem)
         except PokerpipeError as error:
             sys.stdout.flush()
-            raise click.ClickException(str(error)) from None
+            raise _one_line(error) from None
 
 
 @cli.command()
@@ -378,10 +386,8 @@ def generate(game: str, rows: int, players: int, seed: int, path: str, force: bo
 
     try:
         written = write_archive(path, game=game, rows=rows, players=players, seed=seed, force=force)
-    except OutputExists as error:
-        raise _needs_force(error) from None
     except PokerpipeError as error:
-        raise click.ClickException(str(error)) from None
+        raise _one_line(error) from None
     click.echo(f"{written:,} {registry.get(game).row_noun} -> {path}", err=True)
 
 
@@ -409,9 +415,9 @@ def stats(results: str, plot_path: str | None, force: bool, as_json: bool) -> No
         if plot_path is not None:
             reports.plot_fit({title: part.fit for title, part in report.items()
                                     if part.fit is not None}, plot_path, replace=force)
-    except OutputExists as error:
-        raise _needs_force(error) from None
-    except (PokerpipeError, ImportError) as error:
+    except PokerpipeError as error:
+        raise _one_line(error) from None
+    except ImportError as error:  # the plot extra is not installed
         raise click.ClickException(str(error)) from None
     if as_json:
         click.echo(json.dumps({title: reports.report_json(part) for title, part in report.items()},

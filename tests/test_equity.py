@@ -354,5 +354,5 @@ def test_outputs_are_published_as_one_set(runner, tmp_path, write_csv):
     # A folder holding anything else is refused before any input is read, and left as it was.
     (out / "notes.txt").write_text("mine")
     result = runner.invoke(cli, ["equity", str(good), "-o", str(out)])
-    assert result.exit_code == 1 and "notes.txt" in result.output
+    assert result.exit_code == 2 and "notes.txt" in result.output
     assert (out / "notes.txt").read_text() == "mine" and (out / "equity.csv").exists()

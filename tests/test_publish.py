@@ -99,7 +99,7 @@ def test_a_folder_holding_other_files_is_refused_and_kept(runner, deals, tmp_pat
     out.mkdir()
     (out / "notes.txt").write_text("keep me")
     result = run_cli(runner, str(deals), "-o", str(out))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "notes.txt" in result.output and "pokerpipe did not write" in result.output
     assert contents(out) == {"notes.txt": b"keep me"}
 
@@ -107,7 +107,7 @@ def test_a_folder_holding_other_files_is_refused_and_kept(runner, deals, tmp_pat
 def test_outdir_below_a_regular_file_is_one_line(runner, deals, tmp_path):
     (tmp_path / "plain").write_text("x")
     result = run_cli(runner, str(deals), "-o", str(tmp_path / "plain" / "out"))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip().splitlines() == [f"Error: {tmp_path / 'plain' / 'out'}: "
                                                   f"{tmp_path / 'plain'} is a file, not a folder"]
 
@@ -176,7 +176,7 @@ def test_read_only_file_system_is_one_line(runner, tmpfs, deals):
 def test_a_mount_point_outdir_is_refused(runner, tmpfs, deals):
     disk = tmpfs("1m")
     result = run_cli(runner, str(deals), "-o", str(disk))
-    assert result.exit_code == 1 and "mount point" in result.output
+    assert result.exit_code == 2 and "mount point" in result.output
 
 
 @contextlib.contextmanager
@@ -445,7 +445,7 @@ def test_outdir_as_a_loop_of_links_is_one_line(runner, deals, tmp_path):
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
     result = run_cli(runner, str(deals), "-o", str(tmp_path / "a"))
-    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
     assert "loop" in result.output
     assert (tmp_path / "a").is_symlink() and (tmp_path / "b").is_symlink()
 
@@ -457,6 +457,6 @@ def test_an_outdir_that_is_or_holds_the_working_folder_is_refused(runner, deals,
     work.mkdir()
     monkeypatch.chdir(work)
     result = run_cli(runner, str(deals), "-o", given)
-    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
     assert "working folder" in result.output
     assert work.is_dir() and sorted(p.name for p in tmp_path.iterdir()) == ["deals.csv", "work"]

@@ -38,7 +38,7 @@ def test_stats_needs_a_run_folder(runner, tmp_path):
 
 def test_generate_refuses_a_contest_file_for_larvis(runner, tmp_path):
     result = runner.invoke(cli, ["generate", "--game", "larvis", "--rows", "5", "-o", str(tmp_path / "x.in")])
-    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.exit_code == 2 and "Traceback" not in result.output
     assert f"{tmp_path / 'x.in'}: contest files" in result.output and "game 'larvis' needs" in result.output
     assert list(tmp_path.iterdir()) == []
 
@@ -180,7 +180,7 @@ def test_plot_refuses_an_existing_file_unless_forced(runner, small_run, tmp_path
     notes = tmp_path / "fit.png"
     notes.write_text("my notes")
     result = runner.invoke(cli, ["stats", str(small_run), "--plot", str(notes)])
-    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert result.exit_code == 2 and result.output.count("\n") == 1
     assert "already exists; pass --force" in result.output and notes.read_text() == "my notes"
     result = runner.invoke(cli, ["stats", str(small_run), "--plot", str(notes), "--force"])
     assert result.exit_code == 0, result.output
@@ -191,7 +191,7 @@ def test_generate_refuses_an_existing_file_unless_forced(runner, tmp_path):
     thesis = tmp_path / "thesis.txt"
     thesis.write_text("three years of work")
     result = runner.invoke(cli, ["generate", "--game", "holdem", "--rows", "5", "-o", str(thesis)])
-    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert result.exit_code == 2 and result.output.count("\n") == 1
     assert "already exists" in result.output and "--force" in result.output
     assert thesis.read_text() == "three years of work"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["thesis.txt"]  # no temporary file left
@@ -237,7 +237,7 @@ def test_plot_writes_the_format_its_suffix_names(runner, small_run, tmp_path, su
 def test_plot_refuses_a_name_of_no_known_format(runner, small_run, tmp_path, name, named):
     before = sorted(tmp_path.rglob("*"))
     result = runner.invoke(cli, ["stats", str(small_run), "--plot", str(tmp_path / name) if name else ""])
-    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
     assert named in result.output and ".png, .svg, .pdf" in result.output
     assert sorted(tmp_path.rglob("*")) == before
 
