@@ -38,6 +38,7 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
@@ -365,11 +366,11 @@ def _opened(path: Path, status: os.stat_result | None) -> Source:
     if status.st_size == 0:
         raise UnknownFormatError(path, "file is empty")
     suffix, compression = format_suffix(path)
-    size = status.st_size
+    found = partial(Source, path, size_found=status.st_size)  # the size kept for the summary
     if suffix in phh.SUFFIXES:
-        return Source(path, "phh", histories.COLUMNS, compression, size_found=size)
+        return found("phh", histories.COLUMNS, compression)
     if suffix in pokerstars.SUFFIXES and pokerstars.is_pokerstars(path):
-        return Source(path, "pokerstars", histories.COLUMNS, compression, size_found=size)
+        return found("pokerstars", histories.COLUMNS, compression)
     with open(path, "rb") as handle:
         magic = handle.read(4)
     if suffix in PARQUET_SUFFIXES or (magic == b"PAR1" and not compression):
@@ -382,7 +383,7 @@ def _opened(path: Path, status: os.stat_result | None) -> Source:
                              f"({_explain(error)})") from None
         names = checked_columns(path, tuple(schema.names))
         _check_text_types(path, schema)
-        return Source(path, "parquet", names, size_found=size)
+        return found("parquet", names)
     if suffix in CONTEST_SUFFIXES:
         line, first = _first_text_line(path, compression)
         if first is None:
@@ -394,11 +395,10 @@ def _opened(path: Path, status: os.stat_result | None) -> Source:
             also = " or a PokerStars hand history" if suffix in pokerstars.SUFFIXES else ""
             raise UnknownFormatError(path, f"line {line}: expected the number of players, got "
                                            f"{shown(first)}: not a contest file{also}")
-        return Source(path, "contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression, size_found=size)
+        return found("contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression)
     if suffix not in CSV_SUFFIXES and _looks_like_contest(path, compression):
-        return Source(path, "contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression, size_found=size)
-    columns = checked_columns(path, _csv_header(path, compression))
-    return Source(path, "csv", columns, compression, size_found=size)
+        return found("contest", (holdem.BOARD_COLUMN, *holdem.SEATS), compression)
+    return found("csv", checked_columns(path, _csv_header(path, compression)), compression)
 
 
 def _first_text_line(path: Path, compression: str | None) -> tuple[int, str | None]:
