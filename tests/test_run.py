@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 
 import pandas as pd
 import pytest
@@ -134,8 +135,10 @@ def test_holdem_archive_outputs_and_statistics(runner, tmp_path):
     assert result.exit_code == 0, result.output
     winners = read_winners(out, "parquet")
     assert winners.row.tolist() == list(range(1, 3001))
-    assert [c for c in winners.columns if c.startswith("p")] == [
-        f"p{s}_{kind}" for s in range(1, 5) for kind in ("category", "key")]
+    # Every seat of the game is a column, whatever the archive holds: seats 5 to 10 are empty.
+    assert [c for c in winners.columns if re.fullmatch(r"p\d+_\w+", c)] == [
+        f"p{s}_{kind}" for s in range(1, 11) for kind in ("category", "key")]
+    assert winners[[f"p{s}_{kind}" for s in range(5, 11) for kind in ("category", "key")]].isna().all().all()
     keys = winners[[f"p{s}_key" for s in range(1, 5)]].to_numpy()
     assert (winners.winning_key.to_numpy() == keys.max(axis=1)).all()
     for row in winners.head(200).itertuples():

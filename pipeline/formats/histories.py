@@ -28,6 +28,8 @@ from pipeline.games import holdem
 
 #: Source formats (``Source.format``) that are hand histories.
 FORMATS = ("phh", "pokerstars")
+#: The game a hand history's showdown is scored as: its winners tables carry :data:`CARRIED`.
+GAME = holdem.Holdem.name
 #: The venue whose records a format holds, where the format names one (a site's own logs).
 VENUES = {"pokerstars": "PokerStars"}
 EXPECTED = holdem.EXPECTED_COLUMN

@@ -383,7 +383,7 @@ def _opened(path: Path, status: os.stat_result | None) -> Source:
                              f"({_explain(error)})") from None
         names = checked_columns(path, tuple(schema.names))
         _check_text_types(path, schema)
-        return found("parquet", names)
+        return found("parquet", names, types=tuple(schema.types))
     if suffix in CONTEST_SUFFIXES:
         line, first = _first_text_line(path, compression)
         if first is None:
@@ -528,10 +528,14 @@ def _csv_header(path: Path, compression: str | None) -> tuple[str, ...]:
 def read_batches(source: Source, columns: tuple[str, ...], *,
                  batch_rows: int = DEFAULT_BATCH_ROWS,
                  row_groups: range | None = None,
-                 byte_range: ByteRange | None = None) -> Iterator[Batch]:
+                 byte_range: ByteRange | None = None,
+                 typed: frozenset[str] = frozenset()) -> Iterator[Batch]:
     """Read the given columns of a source in batches of about ``batch_rows`` rows.
 
     Columns the source lacks come back as nulls (an empty hold'em seat).
+    Every column comes as text but those named in ``typed`` (columns of the
+    user's carried into the results as they are), which a Parquet file
+    gives in its own Arrow type.
     ``row_groups``, for Parquet only, reads just that range of row groups;
     their rows keep the numbers they have in the whole file.  ``byte_range``,
     for plain CSV only, reads the lines of that range (see
@@ -545,7 +549,7 @@ def read_batches(source: Source, columns: tuple[str, ...], *,
     if byte_range is not None and not splittable(source):
         raise InputError(f"{source.path}: only plain CSV files are read by byte range")
     if source.format == "parquet":
-        yield from _parquet_batches(source, columns, batch_rows, row_groups)
+        yield from _parquet_batches(source, columns, batch_rows, row_groups, typed)
     elif source.format == "contest":
         yield from _holding(_contest_batches(source, batch_rows), columns)
     elif source.format == "phh":
@@ -566,8 +570,8 @@ def _holding(batches: Iterable[Batch], columns: tuple[str, ...]) -> Iterator[Bat
         yield batch
 
 
-def read_pending(source: Source, columns: tuple[str, ...], *,
-                 batch_rows: int = DEFAULT_BATCH_ROWS) -> Iterator[Batch | PendingBatch]:
+def read_pending(source: Source, columns: tuple[str, ...], *, batch_rows: int = DEFAULT_BATCH_ROWS,
+                 typed: frozenset[str] = frozenset()) -> Iterator[Batch | PendingBatch]:
     """The batches of :func:`read_batches`, those of a PHH file left unparsed (:class:`PendingBatch`).
 
     Parsing a hand history is most of the work of its run: left to the
@@ -576,7 +580,7 @@ def read_pending(source: Source, columns: tuple[str, ...], *,
     if source.format == "phh":
         yield from phh.read_pending(source, batch_rows=batch_rows)
     else:
-        yield from read_batches(source, columns, batch_rows=batch_rows)
+        yield from read_batches(source, columns, batch_rows=batch_rows, typed=typed)
 
 
 @dataclass(frozen=True)
@@ -655,12 +659,14 @@ def count_line_ends(source: Source, start: int, stop: int) -> int:
     return ends
 
 
-def _as_strings(table: pa.Table, columns: tuple[str, ...]) -> pa.Table:
+def _as_strings(table: pa.Table, columns: tuple[str, ...], typed: frozenset[str] = frozenset()) -> pa.Table:
+    """``columns`` of ``table`` as text, but those in ``typed``; nulls for those it lacks."""
     arrays = []
     for name in columns:
         if name in table.column_names:
             column = table.column(name)
-            arrays.append(column if pa.types.is_string(column.type) else column.cast(pa.string()))
+            arrays.append(column if name in typed or pa.types.is_string(column.type)
+                          else column.cast(pa.string()))
         else:
             arrays.append(pa.nulls(table.num_rows, pa.string()))
     return pa.table(arrays, names=list(columns))
@@ -678,7 +684,7 @@ def parquet_row_groups(source: Source) -> list[int]:
 
 
 def _parquet_batches(source: Source, columns: tuple[str, ...], batch_rows: int,
-                     row_groups: range | None = None) -> Iterator[Batch]:
+                     row_groups: range | None = None, typed: frozenset[str] = frozenset()) -> Iterator[Batch]:
     import pyarrow.parquet as pq
 
     present = [name for name in columns if name in source.columns]
@@ -693,7 +699,7 @@ def _parquet_batches(source: Source, columns: tuple[str, ...], batch_rows: int,
             done = sum(parquet.metadata.row_group(index).num_rows for index in range(row_groups.start))
         for record_batch in parquet.iter_batches(batch_size=batch_rows, columns=present,
                                                  row_groups=groups):
-            table = _as_strings(pa.Table.from_batches([record_batch]), columns)
+            table = _as_strings(pa.Table.from_batches([record_batch]), columns, typed)
             rows = np.arange(done + 1, done + 1 + table.num_rows, dtype=np.int64)
             done += table.num_rows
             yield Batch(table, rows, np.full(table.num_rows, -1, dtype=np.int64))

@@ -73,6 +73,7 @@ class Source:
     given_as: str | None = None  # the path as the user wrote it, where ``path`` was made absolute
     members: tuple[Source, ...] = ()
     size_found: int | None = None  # bytes, as the file's status said when it was found; None: not looked
+    types: tuple[pa.DataType, ...] | None = None  # the Arrow type of each column, where the file has them
 
     @property
     def name(self) -> str:
@@ -86,6 +87,16 @@ class Source:
         if self.members:
             return sum(member.size for member in self.members)
         return self.path.stat().st_size if self.size_found is None else self.size_found
+
+    def column_type(self, name: str) -> pa.DataType:
+        """The Arrow type of one of :attr:`columns`: the file's own (Parquet), else text.
+
+        >>> Source(Path("a.csv"), "csv", ("board", "id")).column_type("id")
+        DataType(string)
+        """
+        if self.types is None:
+            return pa.string()
+        return self.types[self.columns.index(name)]
 
     def seats(self) -> tuple[str, ...]:
         """Hold'em seat columns present, p1 ... pK in seat order (contest and PHH files have them all)."""

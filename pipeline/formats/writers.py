@@ -33,6 +33,11 @@ if TYPE_CHECKING:
     import pyarrow.parquet as pq
 
 FORMATS = ("csv", "parquet")
+#: pandas' nullable dtype of each Arrow integer and boolean type: a Parquet output's integer
+#: columns may be empty (a seat no one sits in), and NumPy's int64 cannot hold a missing value.
+PANDAS_NULLABLE = {pa.int8(): "Int8", pa.int16(): "Int16", pa.int32(): "Int32", pa.int64(): "Int64",
+                   pa.uint8(): "UInt8", pa.uint16(): "UInt16", pa.uint32(): "UInt32",
+                   pa.uint64(): "UInt64", pa.bool_(): "boolean"}
 
 
 def check_writable(path: str | os.PathLike[str], *, replace: bool, make_parents: bool = True) -> None:
@@ -140,6 +145,42 @@ def parquet_options(schema: pa.Schema) -> dict[str, Any]:
     return options
 
 
+def pandas_metadata(schema: pa.Schema) -> dict[str, Any]:
+    """The ``pandas`` metadata of a Parquet file of ours: how ``pd.read_parquet`` types each column.
+
+    Without it pandas reads an integer column with a missing value as
+    float64 (a key of 3738 as 3738.0).  With it, integers and booleans come
+    back as pandas' nullable dtypes (:data:`PANDAS_NULLABLE`) and dictionary
+    columns as categoricals, ordered where the Arrow type is (the hand
+    categories, in rank order).  Columns of other types (text, floats,
+    timestamps of a kept column) are read as pandas reads them anyway.
+
+    >>> described = pandas_metadata(pa.schema([("p1_key", pa.int16()), ("winners", pa.string())]))
+    >>> [(column["name"], column["numpy_type"]) for column in described["columns"]]
+    [('p1_key', 'Int16'), ('winners', 'object')]
+    """
+    columns = []
+    for field in schema:
+        kind = field.type
+        if pa.types.is_dictionary(kind):
+            pandas_type, numpy_type = "categorical", str(kind.index_type)
+            extra: dict[str, Any] | None = {"num_categories": None, "ordered": kind.ordered}
+        elif kind in PANDAS_NULLABLE:
+            pandas_type = "bool" if pa.types.is_boolean(kind) else str(kind)
+            numpy_type, extra = PANDAS_NULLABLE[kind], None
+        elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            pandas_type, numpy_type, extra = "unicode", "object", None
+        elif pa.types.is_floating(kind):
+            pandas_type = numpy_type = kind.to_pandas_dtype().__name__
+            extra = None
+        else:  # a kept column of another type: pyarrow's own conversion
+            continue
+        columns.append({"name": field.name, "field_name": field.name, "pandas_type": pandas_type,
+                        "numpy_type": numpy_type, "metadata": extra})
+    return {"index_columns": [], "column_indexes": [], "columns": columns,
+            "creator": {"library": "pyarrow", "version": pa.__version__}}
+
+
 class TableWriter:
     """Append record batches to one CSV or Parquet file, published on close.
 
@@ -149,10 +190,18 @@ class TableWriter:
     the file appears only if the block ends without an exception.
     ``replace=False`` leaves a file that appeared meanwhile as it is (see
     :func:`atomic_path`).
+
+    A Parquet file carries :func:`pandas_metadata`.  With ``row_group_rows``
+    its row groups hold that many rows each, the last one fewer, however
+    the rows were handed in: a run hands in what each input or part of one
+    gave (a hand-history file of a few hands), which would otherwise be a
+    row group each.  Rows wait in memory until they fill a row group, at
+    most one row group's worth.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, schema: pa.Schema | None = None,
-                 quote_strings: bool = False, replace: bool = True) -> None:
+                 quote_strings: bool = False, replace: bool = True,
+                 row_group_rows: int | None = None) -> None:
         self.path = Path(path)
         self.format = self.path.suffix.lstrip(".").lower()  # as a reader takes it: deals.CSV is CSV
         if self.format not in FORMATS:
@@ -160,6 +209,9 @@ class TableWriter:
         self.schema = schema
         self.quoting = "needed" if quote_strings else "none"
         self.rows = 0
+        self.row_group_rows = row_group_rows if self.format == "parquet" else None
+        self._waiting: list[pa.Table] = []  # rows short of a whole row group
+        self._waiting_rows = 0
         self._context = atomic_path(self.path, replace=replace)
         self._temporary: Path | None = None
         self._writer: pq.ParquetWriter | pacsv.CSVWriter | None = None
@@ -175,14 +227,36 @@ class TableWriter:
             self._writer = self._open()
         if isinstance(table, pa.RecordBatch):
             table = pa.Table.from_batches([table])
-        self._writer.write_table(table.cast(self.schema))
+        table = table.cast(self.schema)
         self.rows += table.num_rows
+        if self.row_group_rows is None:
+            self._writer.write_table(table)
+            return
+        self._waiting.append(table)
+        self._waiting_rows += table.num_rows
+        if self._waiting_rows >= self.row_group_rows:
+            self._flush(whole_groups_only=True)
+
+    def _flush(self, *, whole_groups_only: bool) -> None:
+        """Write the rows waiting as row groups of ``row_group_rows``; keep back a last part
+        short of one when ``whole_groups_only``."""
+        assert self.row_group_rows is not None and self._writer is not None
+        waiting = pa.concat_tables(self._waiting)
+        size = self.row_group_rows
+        whole = waiting.num_rows // size * size if whole_groups_only else waiting.num_rows
+        if whole:
+            self._writer.write_table(waiting.slice(0, whole), row_group_size=size)
+        rest = waiting.slice(whole)
+        self._waiting, self._waiting_rows = ([rest], rest.num_rows) if rest.num_rows else ([], 0)
 
     def _open(self) -> pq.ParquetWriter | pacsv.CSVWriter:
         if self.format == "parquet":
             import pyarrow.parquet as pq  # ~15 ms of imports that only a Parquet output needs
 
-            return pq.ParquetWriter(self._temporary, self.schema, **parquet_options(self.schema))
+            assert self.schema is not None
+            pandas = json.dumps(pandas_metadata(self.schema)).encode()
+            described = self.schema.with_metadata({**(self.schema.metadata or {}), b"pandas": pandas})
+            return pq.ParquetWriter(self._temporary, described, **parquet_options(self.schema))
         options = csv_write_options(quote_strings=self.quoting == "needed")
         return pacsv.CSVWriter(self._temporary, self.schema, write_options=options)
 
@@ -191,6 +265,8 @@ class TableWriter:
         try:
             if kind is None and self._writer is None and self.schema is not None:
                 self._writer = self._open()
+            if kind is None and self._waiting:
+                self._flush(whole_groups_only=False)
             if self._writer is not None:
                 self._writer.close()
         except BaseException as error:

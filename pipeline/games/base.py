@@ -67,16 +67,22 @@ class Scored:
         return texts
 
 
-def category_column(codes: np.ndarray, names: tuple[str, ...], *,
-                    present: np.ndarray | None = None) -> pa.DictionaryArray:
+def category_column(codes: np.ndarray, names: tuple[str, ...], *, present: np.ndarray | None = None,
+                    ordered: bool = True) -> pa.DictionaryArray:
     """A dictionary-encoded column of category names from their codes; null where not ``present``.
 
-    >>> category_column(np.array([1, 0]), ("Low", "High")).to_pylist()
-    ['High', 'Low']
+    The dictionary is ``names`` in their order, weakest first, and says so
+    (``ordered``): pandas and polars read it as categories in rank order, so
+    sorting or comparing by category follows the ranking.  An outcome that
+    is no ranking (Larvis' ``winner``) passes ``ordered=False``.
+
+    >>> column = category_column(np.array([1, 0]), ("Low", "High"))
+    >>> column.to_pylist(), column.type.ordered
+    (['High', 'Low'], True)
     """
     mask = None if present is None else ~present
     return pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int8), pa.int8(), mask=mask),
-                                          pa.array(list(names), pa.string()))
+                                          pa.array(list(names), pa.string()), ordered=ordered)
 
 
 class Game(ABC):

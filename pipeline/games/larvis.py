@@ -167,7 +167,7 @@ class Larvis(base.Game):
             "hand1_key": keys1,
             "hand2_category": base.category_column(categories2, self.categories),
             "hand2_key": keys2,
-            "winner": base.category_column(outcome, OUTCOMES),
+            "winner": base.category_column(outcome, OUTCOMES, ordered=False),
         })
         if best_five:
             for name, keys in (("hand1", keys1), ("hand2", keys2)):

@@ -102,15 +102,15 @@ def score(table: Any, *, game: str | None = None, best_five: bool = False) -> An
           "Hand 2" or "Tie");
         - hold'em: ``winners`` (the winning seats, ascending, e.g. "2 5"),
           ``winner_count`` (int8), ``winning_category``, ``winning_key``
-          (int16), then ``pK_category`` and ``pK_key`` for each seat up to
-          the highest present (null for an empty seat);
+          (int16), then ``pK_category`` and ``pK_key`` for each of the ten
+          seats, whatever seats the input has (null for an empty seat);
 
         then ``expected`` (text, as given) when the input has the expected
         column, and ``reason`` (text): null where the row was scored,
         otherwise why it was rejected, and every other column of that row
         null.  In a DataFrame the integer columns have pandas' nullable
-        dtypes (``Int16``, ``Int8``) and the dictionary columns are
-        categorical.
+        dtypes (``Int16``, ``Int8``) and the category columns are
+        categoricals ordered weakest first.
 
     Raises
     ------
@@ -247,7 +247,7 @@ def _aligned(scoring: runner.Scoring, columns: dict[str, pa.Array | pa.ChunkedAr
         scored = scoring.score(batch)
         # The k-th scored row goes to the k-th ok position; a rejected row takes a null index.
         places = pa.array(np.cumsum(scored.ok) - 1, pa.int64(), mask=~scored.ok)
-        part = scored.results.take(places)
+        part = runner.conformed(scored.results, scoring.game_template).take(places)
         if scoring.expected:
             part = part.append_column(EXPECTED, batch.column(scoring.expected))
         part = part.append_column(REASON, pa.array(scored.reasons, pa.string()))

@@ -279,7 +279,7 @@ def score_partition(scoring: Scoring, source: Source, partition: Partition, offs
     totals = Totals.empty(scoring.game)
     # Rejects as Parquet: raw text (a contest instance's lines) comes back exactly.
     with TableWriter(part_path, schema=scoring.results_schema(),
-                     quote_strings=scoring.quote_winners) as winners, \
+                     quote_strings=scoring.quote_winners, row_group_rows=batch_rows) as winners, \
             TableWriter(rejects_path, schema=REJECT_SCHEMA) as rejects:
         for batch in readers.read_batches(_readable(source), scoring.columns, batch_rows=batch_rows,
                                           row_groups=partition.row_groups, byte_range=byte_range):

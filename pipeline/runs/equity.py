@@ -73,7 +73,7 @@ from pipeline.poker.holdem import (
     suit_counts,
 )
 from pipeline.ranges import ranges
-from pipeline.runs.runner import BaseRun, BatchOutcome, Scoring, Summary, SummaryParts, Totals
+from pipeline.runs.runner import BaseRun, BatchOutcome, Scoring, Summary, SummaryParts, Totals, conformed
 from pipeline.text import shown
 
 BOARD_SIZES = holdem.BOARD_SIZES  # preflop, flop, turn and river
@@ -536,7 +536,7 @@ class EquityRun(BaseRun):
     def results_schema(self) -> pa.Schema:
         """Schema of the equity table."""
         fields = [pa.field("row", pa.int64()), pa.field("runouts", pa.int64()), pa.field("exact", pa.bool_())]
-        for name in self.seats:
+        for name in holdem.SEATS:  # every seat, whatever the inputs hold: one schema for every run
             fields += [pa.field(f"{name}_equity", pa.float64()), pa.field(f"{name}_equity_se", pa.float64())]
         return pa.schema(fields)
 
@@ -556,7 +556,7 @@ class EquityRun(BaseRun):
         for seat, name in enumerate(self.seats):
             columns[f"{name}_equity"] = pa.array(result.equity[:, seat], from_pandas=True)
             columns[f"{name}_equity_se"] = pa.array(result.se[:, seat], from_pandas=True)
-        results = pa.table(columns, schema=self.results_schema())
+        results = conformed(pa.table(columns), self.results_schema().empty_table())
         exact_deals = int(result.exact.sum())
         scored = Scored(results, ok, deals.reasons, Tally.zeros(holdem.GAME.categories), np.zeros(0, np.int8),
                         np.zeros(0, dtype=object),

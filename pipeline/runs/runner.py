@@ -33,6 +33,7 @@ Every row read is either scored (in ``winners``) or rejected (in
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import threading
 import time
@@ -179,34 +180,64 @@ class Scoring:
     """
 
     game: str
-    columns: tuple[str, ...]  # read from each input: the game's, then expected and carried ones
+    columns: tuple[str, ...]  # read from each input: the game's, then expected, carried and kept ones
     expected: str | None
     carried: tuple[str, ...] = ()  # input columns copied into winners (a PHH hand's origin)
     best_five: bool = False
+    #: Columns of the user's copied into the results row for row, in their own Arrow type
+    #: (``--keep``); see :func:`kept_columns`.
+    kept: pa.Schema = field(default_factory=lambda: pa.schema([]))
 
     @property
     def game_columns(self) -> tuple[str, ...]:
-        """The columns the game scores: those read, less the expected and carried ones."""
-        return tuple(name for name in self.columns if name != self.expected and name not in self.carried)
+        """The columns the game scores: those read, less the expected, carried and kept ones."""
+        return tuple(name for name in self.columns if name != self.expected and name not in self.carried
+                     and name not in self.kept.names)
+
+    @property
+    def typed(self) -> frozenset[str]:
+        """The columns a reader gives in their own type, not as text: the kept ones."""
+        return frozenset(self.kept.names)
 
     def score(self, table: pa.Table) -> Scored:
         return registry.get(self.game).score(table, self.game_columns, best_five=self.best_five)
 
     @property
     def quote_winners(self) -> bool:
-        """Whether a CSV winners table quotes its strings: the expected column
-        echoes input text, which may hold quotes, and descriptions hold commas."""
-        return self.expected is not None or self.best_five
+        """Whether a CSV winners table quotes its strings: the expected column and kept columns
+        echo input text, which may hold quotes, and descriptions hold commas."""
+        return self.expected is not None or self.best_five or len(self.kept) > 0
+
+    @functools.cached_property
+    def game_template(self) -> pa.Table:
+        """The game's own result columns, no rows: every seat it has (a hold'em deal has ten),
+        whatever seats an input holds, with the dictionaries of its category columns."""
+        played = registry.get(self.game)
+        every = tuple(name for name in played.known_columns() if name != played.expected_column)
+        empty = pa.table({name: pa.array([], pa.string()) for name in every})
+        return played.score(empty, every, best_five=self.best_five).results
+
+    @functools.cached_property
+    def template(self) -> pa.Table:
+        """The winners table with no rows: the same columns for every input of the game and these
+        options, each an input does not give left empty (see :func:`conformed`).
+
+        Every column the game's results can have is there, whatever the
+        inputs hold: each seat the game has, the ``expected`` column, and,
+        for the game hand histories are scored as, the columns that trace a
+        row to its hand.  The kept columns come last.
+        """
+        table = self.game_template.add_column(0, "row", pa.array([], pa.int64()))
+        table = table.append_column("expected", pa.array([], pa.string()))
+        for name in histories.CARRIED if self.game == histories.GAME else ():
+            table = table.append_column(name, pa.array([], pa.string()))
+        for kept in self.kept:
+            table = table.append_column(kept, pa.nulls(0, kept.type))
+        return table
 
     def results_schema(self) -> pa.Schema:
-        """Schema of the winners table."""
-        empty = pa.table({name: pa.array([], pa.string()) for name in self.columns})
-        schema = self.score(empty).results.schema.insert(0, pa.field("row", pa.int64()))
-        if self.expected:
-            schema = schema.append(pa.field("expected", pa.string()))
-        for name in self.carried:
-            schema = schema.append(pa.field(name, pa.string()))
-        return schema
+        """Schema of the winners table (:attr:`template`)."""
+        return self.template.schema
 
     def process_batch(self, source: Source, batch: Batch, offset: int) -> BatchOutcome:
         """Score one batch of ``source`` whose rows follow ``offset`` rows of the run."""
@@ -214,13 +245,26 @@ class Scoring:
         rows = batch.rows + offset
         totals = Totals.of_batch(batch, scored)
         results = scored.results.add_column(0, "row", pa.array(rows[scored.ok]))
+        chosen = pa.array(scored.ok)
         if self.expected:
-            expected = batch.table.column(self.expected).filter(pa.array(scored.ok))
+            expected = batch.table.column(self.expected).filter(chosen)
             totals.mismatches = self._check(expected, scored.outcomes(), rows[scored.ok])
             results = results.append_column("expected", expected)
         for name in self.carried:
-            results = results.append_column(name, batch.table.column(name).filter(pa.array(scored.ok)))
+            results = results.append_column(name, batch.table.column(name).filter(chosen))
+        results = conformed(self.carry(results, batch.table, chosen), self.template)
         return BatchOutcome(results, self.rejects(source, batch, scored, offset), totals)
+
+    def carry(self, results: pa.Table, table: pa.Table, chosen: pa.Array) -> pa.Table:
+        """``results`` with the kept columns of the rows of ``table`` that ``chosen`` selects."""
+        for kept in self.kept:
+            column = table.column(kept.name)
+            if column.null_count == len(column):  # an input without it: read as null text
+                values = pa.nulls(int(pc.sum(chosen).as_py() or 0), kept.type)
+            else:
+                values = column.filter(chosen).cast(kept.type)
+            results = results.append_column(kept, values)
+        return results
 
     @staticmethod
     def _check(expected: pa.ChunkedArray, got: np.ndarray, rows: np.ndarray) -> Mismatches:
@@ -261,6 +305,31 @@ class Scoring:
             "reason": pa.array([reason for _, _, reason, _ in records], pa.string()),
             "raw": pa.array([text for *_, text in records], pa.string()),
         }, schema=REJECT_SCHEMA)
+
+
+def conformed(table: pa.Table, template: pa.Table) -> pa.Table:
+    """``table`` with the columns of ``template`` in its order and types: those it lacks empty.
+
+    An empty category column keeps the template's dictionary, so that every
+    table of one schema reads back with the same categories.
+
+    >>> template = pa.table({"a": pa.array([], pa.int16()), "b": pa.array([], pa.int64())})
+    >>> conformed(pa.table({"b": [1]}), template).to_pylist()
+    [{'a': None, 'b': 1}]
+    """
+    have = set(table.column_names)
+    columns = []
+    for wanted, like in zip(template.schema, template.columns):
+        kind = wanted.type
+        if wanted.name in have:
+            columns.append(table.column(wanted.name).cast(kind))
+        elif pa.types.is_dictionary(kind):
+            dictionary = like.chunk(0).dictionary if like.num_chunks else pa.array([], kind.value_type)
+            columns.append(pa.DictionaryArray.from_arrays(pa.nulls(table.num_rows, kind.index_type),
+                                                          dictionary, ordered=kind.ordered))
+        else:
+            columns.append(pa.nulls(table.num_rows, kind))
+    return pa.table(columns, schema=template.schema)
 
 
 def batch_span(batch: Batch) -> int:
@@ -573,7 +642,8 @@ class LocalEngine:
             preparing.start()
         with OutputSet(run.outdir) as staged:
             with TableWriter(staged.path / run.results_name, schema=run.results_schema(),
-                             quote_strings=run.scoring.quote_winners) as results, \
+                             quote_strings=run.scoring.quote_winners,
+                             row_group_rows=run.batch_rows) as results, \
                     TableWriter(staged.path / REJECTS_FILE, schema=REJECT_SCHEMA,
                                 quote_strings=True) as rejects:
                 read_so_far = 0
