@@ -167,6 +167,17 @@ class _Report:
                    f"{summary['rows_rejected']:,} rejected -> {escaped(outdir)}", err=True)
 
 
+def _keep_options(command: Any) -> Any:
+    """``--keep`` and ``--keep-all``, the same on every command that reads deal archives."""
+    command = click.option("--keep-all", is_flag=True,
+                           help="Carry every column of the CSV and Parquet inputs that no game "
+                                "reads.")(command)
+    return click.option("--keep", "keep", multiple=True, metavar="COLUMN",
+                        help="Carry this column of the CSV and Parquet inputs into the results, row for "
+                             "row (CSV as text, Parquet in its own type; empty for inputs without it). "
+                             "Repeatable.")(command)
+
+
 @cli.command()
 @click.argument("inputs", nargs=-1, required=True)
 @click.option("-o", "--output", "outdir", required=True,
@@ -194,10 +205,11 @@ class _Report:
                    "then for it to have a worker.")
 @click.option("--best-five", is_flag=True,
               help="Add each hand's best five cards (pN_best) and its description (pN_hand).")
+@_keep_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
 def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | None,
         batch_rows: int, threads: int | None, engine: str, scheduler: str | None, connect_timeout: float,
-        best_five: bool, quiet: bool) -> None:
+        best_five: bool, keep: tuple[str, ...], keep_all: bool, quiet: bool) -> None:
     """Score games files, contest files, deal archives or hand histories into OUTDIR.
 
     INPUTS are CSV (also .gz, .bz2, .zst), Parquet, contest, PHH (.phh,
@@ -226,7 +238,8 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
     report = _Report(quiet=quiet)
     try:
         configured = Run(list(inputs), outdir, output_format=output_format, game=game,
-                         best_five=best_five, batch_rows=batch_rows, threads=threads,
+                         best_five=best_five, keep=keep, keep_all=keep_all, batch_rows=batch_rows,
+                         threads=threads,
                          on_progress=report.progress, on_reject=report.reject,
                          on_notice=report.notice)
         summary = configured.execute(LocalEngine(threads=configured.threads) if engine == "local"
@@ -263,9 +276,11 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
 @click.option("--exact", is_flag=True, help="Enumerate preflop run-outs too (1,712,304 heads-up).")
 @click.option("--batch-rows", type=click.IntRange(min=1), default=DEFAULT_BATCH_ROWS,
               show_default=True, help="Rows read at a time; bounds memory.")
+@_keep_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
 def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hands: tuple[str, ...],
-           board: str, samples: int, seed: int, exact: bool, batch_rows: int, quiet: bool) -> None:
+           board: str, samples: int, seed: int, exact: bool, batch_rows: int, keep: tuple[str, ...],
+           keep_all: bool, quiet: bool) -> None:
     """Each seat's share of the pot over every run-out of unfinished boards.
 
     INPUTS are hold'em archives as for `run` (a board of 0, 3, 4 or 5 cards).
@@ -302,8 +317,8 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
     report = _Report(quiet=quiet)
     try:
         summary = equities.EquityRun(list(inputs), outdir, output_format=output_format, samples=samples,
-                                     seed=seed, exact=exact, batch_rows=batch_rows,
-                                     on_progress=report.progress, on_reject=report.reject,
+                                     seed=seed, exact=exact, batch_rows=batch_rows, keep=keep,
+                                     keep_all=keep_all, on_progress=report.progress, on_reject=report.reject,
                                      on_notice=report.notice).execute()
     except PokerpipeError as error:
         report.progress.close()

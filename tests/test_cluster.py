@@ -294,3 +294,29 @@ def test_a_folder_of_one_hand_files_is_a_few_partitions_giving_the_local_run(cli
     cluster.execute(Run(["data/raw/phh/pluribus"], dask), scheduler=client)
     assert_same_run(local, dask, "csv")
     assert [len(entry.get("files", [entry["path"]])) for entry in summary["inputs"]] == [50, 50, 50, 1]
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_kept_columns_come_row_for_row_as_on_the_local_engine(client, tmp_path, fmt):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    generate(folder / "a.parquet", game="holdem", rows=900, players=3, seed=8, batch_rows=200)
+    deals = pq.read_table(folder / "a.parquet")
+    ids = pa.array([f"P{i}" for i in range(deals.num_rows)]).dictionary_encode()  # text, as the CSV's
+    pq.write_table(deals.append_column("hand_id", ids), folder / "a.parquet", row_group_size=200)
+    generate(folder / "b.csv", game="holdem", rows=300, players=2, seed=9)
+    lines = (folder / "b.csv").read_text().splitlines()
+    (folder / "b.csv").write_text("\n".join([lines[0] + ",hand_id"] + [f"{line},{20_000 + i}" for i, line
+                                                                       in enumerate(lines[1:])]) + "\n")
+    generate(folder / "c.in", game="holdem", rows=50, players=3, seed=10)  # no hand_id: empty
+    options = {"output_format": fmt, "keep": ["hand_id"]}
+    Run([str(folder)], tmp_path / "local", **options).execute()
+    cluster.execute(Run([str(folder)], tmp_path / "dask", **options), scheduler=client, partition_rows=200)
+    assert_same_run(tmp_path / "local", tmp_path / "dask", fmt)
+    kept = local_winners(tmp_path / "local", fmt)["hand_id"]
+    assert list(kept[:900]) == [f"P{i}" for i in range(900)]
+    assert list(kept[900:1200]) == [str(20_000 + i) for i in range(300)]
+    assert (kept[1200:].isna() | (kept[1200:] == "")).all() and len(kept) == 1250

@@ -63,6 +63,9 @@ from pipeline.text import listed, shown, text_lengths, utf8_faults
 CSV_SUFFIXES = (".csv", ".tsv")
 PARQUET_SUFFIXES = (".parquet", ".pq")
 CONTEST_SUFFIXES = (".in", ".txt")
+#: Formats whose columns the file names (deal archives and games files): a column of the user's
+#: that no game reads may be carried into the results (``--keep``).
+TABLE_FORMATS = ("csv", "parquet")
 # pyarrow's streaming CSV reader parses blocks of this size and reads a few
 # dozen of them ahead; small blocks keep that read-ahead, and so memory, small
 # whatever the batch size.  Blocks are joined into batches of batch_rows.  A
@@ -204,7 +207,7 @@ def _claimed_by_a_game(source: Source) -> None:
     data file with a fault, not another kind of file: it is kept, and stops
     the run with the game's own message.
     """
-    if source.format not in ("csv", "parquet") or set(source.columns) & registry.known_columns():
+    if source.format not in TABLE_FORMATS or set(source.columns) & registry.known_columns():
         return
     raise UnknownFormatError(source.path, f"no column of a known game "
                                           f"({shown(','.join(source.columns), 60, quote=False)})")

@@ -282,7 +282,8 @@ def score_partition(scoring: Scoring, source: Source, partition: Partition, offs
                      quote_strings=scoring.quote_winners, row_group_rows=batch_rows) as winners, \
             TableWriter(rejects_path, schema=REJECT_SCHEMA) as rejects:
         for batch in readers.read_batches(_readable(source), scoring.columns, batch_rows=batch_rows,
-                                          row_groups=partition.row_groups, byte_range=byte_range):
+                                          row_groups=partition.row_groups, byte_range=byte_range,
+                                          typed=scoring.typed):
             outcome = scoring.process_batch(source, batch, offset)
             winners.write(outcome.results)
             rejects.write(outcome.rejects)

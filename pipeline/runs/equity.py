@@ -73,7 +73,16 @@ from pipeline.poker.holdem import (
     suit_counts,
 )
 from pipeline.ranges import ranges
-from pipeline.runs.runner import BaseRun, BatchOutcome, Scoring, Summary, SummaryParts, Totals, conformed
+from pipeline.runs.runner import (
+    BaseRun,
+    BatchOutcome,
+    Scoring,
+    Summary,
+    SummaryParts,
+    Totals,
+    conformed,
+    kept_columns,
+)
 from pipeline.text import shown
 
 BOARD_SIZES = holdem.BOARD_SIZES  # preflop, flop, turn and river
@@ -507,6 +516,8 @@ class EquityRun(BaseRun):
         As in :class:`pipeline.runs.runner.BaseRun`; ``output_format`` is the
         equity table's.
     samples, seed, exact : as in :func:`equities`
+    keep, keep_all : columns of the user's carried into the equity table, as
+        :func:`pipeline.runs.runner.kept_columns` reads them
     """
 
     results_stem = "equity"
@@ -514,6 +525,7 @@ class EquityRun(BaseRun):
     def __init__(self, inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                  output_format: str = "csv", samples: int = DEFAULT_SAMPLES, seed: int = 0,
                  exact: bool = False, batch_rows: int = DEFAULT_BATCH_ROWS,
+                 keep: Sequence[str] = (), keep_all: bool = False,
                  on_progress: Callable[[int, float], None] | None = None,
                  on_reject: Callable[[str], None] | None = None,
                  on_notice: Callable[[str], None] | None = None) -> None:
@@ -529,16 +541,26 @@ class EquityRun(BaseRun):
                                  f"not hand histories")
         columns = holdem.GAME.input_columns({str(source.path): source.columns for source in self.sources})
         self.seats = holdem.seats_of(columns)
+        kept = kept_columns(self.sources, keep=keep, keep_all=keep_all, taken=self.equity_schema().names,
+                            output_format=output_format, results=self.results_name)
         # The run's rejects, row numbers and accounting, without an expected column.
-        self.scoring = Scoring(holdem.GAME.name, columns, None)
+        self.scoring = Scoring(holdem.GAME.name, columns + tuple(kept.names), None, kept=kept)
         self.samples, self.seed, self.exact = samples, seed, exact
 
-    def results_schema(self) -> pa.Schema:
-        """Schema of the equity table."""
+    @staticmethod
+    def equity_schema() -> pa.Schema:
+        """The equity table's own columns: every seat, whatever the inputs hold."""
         fields = [pa.field("row", pa.int64()), pa.field("runouts", pa.int64()), pa.field("exact", pa.bool_())]
-        for name in holdem.SEATS:  # every seat, whatever the inputs hold: one schema for every run
+        for name in holdem.SEATS:
             fields += [pa.field(f"{name}_equity", pa.float64()), pa.field(f"{name}_equity_se", pa.float64())]
         return pa.schema(fields)
+
+    def results_schema(self) -> pa.Schema:
+        """Schema of the equity table: its own columns, then the kept ones."""
+        schema = self.equity_schema()
+        for kept in self.scoring.kept:
+            schema = schema.append(kept)
+        return schema
 
     def process_batch(self, source: Source, batch: Batch, offset: int) -> BatchOutcome:
         """Equities of one batch of ``source`` whose rows follow ``offset`` rows of the run.
@@ -556,7 +578,8 @@ class EquityRun(BaseRun):
         for seat, name in enumerate(self.seats):
             columns[f"{name}_equity"] = pa.array(result.equity[:, seat], from_pandas=True)
             columns[f"{name}_equity_se"] = pa.array(result.se[:, seat], from_pandas=True)
-        results = conformed(pa.table(columns), self.results_schema().empty_table())
+        results = conformed(self.scoring.carry(pa.table(columns), table, pa.array(ok)),
+                            self.results_schema().empty_table())
         exact_deals = int(result.exact.sum())
         scored = Scored(results, ok, deals.reasons, Tally.zeros(holdem.GAME.categories), np.zeros(0, np.int8),
                         np.zeros(0, dtype=object),

@@ -56,7 +56,7 @@ from pipeline.games import registry
 from pipeline.games.base import Game, Scored
 from pipeline.games.tally import Tally
 from pipeline.runs.threads import available_cores, run_ordered
-from pipeline.text import listed
+from pipeline.text import listed, shown
 
 REJECT_SCHEMA = pa.schema([("row", pa.int64()), ("source", pa.string()),
                            ("source_row", pa.int64()), ("line", pa.int64()),
@@ -410,6 +410,85 @@ def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None,
     return Scoring(played.name, read + carried, expected, carried, best_five)
 
 
+def kept_columns(sources: Sequence[Source], *, keep: Sequence[str] = (), keep_all: bool = False,
+                 taken: Sequence[str] = (), output_format: str = "csv",
+                 results: str = "winners") -> pa.Schema:
+    """The columns of the user's that a run carries into its results, with their Arrow types.
+
+    Parameters
+    ----------
+    sources : sequence of Source
+        The run's inputs; only the deal archives and games files (CSV,
+        Parquet) have columns of their own to keep.
+    keep : sequence of str
+        Column names asked for (``--keep``), in order.
+    keep_all : bool
+        Keep every column of those inputs that no game reads (``--keep-all``),
+        after the ``keep`` ones, in the order the inputs first name them.
+    taken : sequence of str
+        The results table's own columns: a kept column may not have one's name.
+    output_format : str
+        ``"csv"`` refuses a column CSV cannot hold (a list, a struct).
+    results : str
+        The results table, as messages name it.
+
+    Returns
+    -------
+    pyarrow.Schema
+        One field per kept column: text for a CSV input's column, a Parquet
+        input's own type; inputs giving one column in types that widen to
+        one (int32 and int64, categorical text and text) give the wider.
+
+    Raises
+    ------
+    UsageError
+        A name no such input has, one a game reads, one the results have.
+    InputError
+        Inputs that give one column in types that do not widen to one.
+    """
+    tables = [source for source in sources if source.format in readers.TABLE_FORMATS]
+    known = registry.known_columns()
+    names = list(dict.fromkeys(keep))
+    if keep_all:
+        names += [name for source in tables for name in source.columns if name not in known]
+        names = list(dict.fromkeys(names))
+    fields = []
+    for name in names:
+        what = f"--keep {shown(name)}" if name in keep else f"--keep-all: column {shown(name)}"
+        if name in known:
+            raise UsageError(f"{what} is a column the game reads, not one of yours to keep")
+        if name in taken:
+            raise UsageError(f"{what}: {results} has a column of that name already; rename it in the "
+                             f"input" + ("" if name in keep else ", or --keep the columns you want"))
+        having = [source for source in tables if name in source.columns]
+        if not having:
+            raise UsageError(f"{what}: no CSV or Parquet input has such a column")
+        found = {source.column_type(name): source for source in having}
+        # Types that differ widen to one: int32 and int64 to int64, categorical text and text to text.
+        kinds = [kind.value_type if len(found) > 1 and pa.types.is_dictionary(kind) else kind
+                 for kind in found]
+        try:
+            kind = pa.unify_schemas([pa.schema([(name, kind)]) for kind in kinds],
+                                    promote_options="permissive").field(name).type
+        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+            (one, first), (other, second) = list(found.items())[:2]
+            raise InputError(f"column {shown(name)} is {one} in {first.name} but {other} in {second.name}: "
+                             f"give it one type in every input to keep it") from None
+        if output_format == "csv" and not _csv_writable(kind):
+            raise UsageError(f"{what} is of type {kind}, which a CSV file cannot hold: pass --format parquet")
+        fields.append(pa.field(name, kind))
+    return pa.schema(fields)
+
+
+def _csv_writable(kind: pa.DataType) -> bool:
+    """Whether pyarrow's CSV writer can write a column of this type: it writes each value's text."""
+    try:
+        pa.nulls(1, kind).cast(pa.string())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+        return False
+    return True
+
+
 @dataclass
 class SummaryParts:
     """A run's own fields of summary.json, around those every run writes.
@@ -563,12 +642,14 @@ class Run(BaseRun):
     game : a registered game's name (:func:`pipeline.games.registry.names`), or None to
         detect it from the inputs' columns
     best_five : add each hand's best five cards and description to the winners
+    keep, keep_all : columns of the user's carried into the winners (:func:`kept_columns`)
     """
 
     results_stem = "winners"
 
     def __init__(self, inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                  output_format: str = "csv", game: str | None = None, best_five: bool = False,
+                 keep: Sequence[str] = (), keep_all: bool = False,
                  batch_rows: int = DEFAULT_BATCH_ROWS, threads: int | None = None,
                  on_progress: Callable[[int, float], None] | None = None,
                  on_reject: Callable[[str], None] | None = None,
@@ -578,10 +659,13 @@ class Run(BaseRun):
         super().__init__(inputs, outdir, output_format=output_format, batch_rows=batch_rows, threads=threads,
                          on_progress=on_progress, on_reject=on_reject, on_notice=on_notice)
         self.histories = any(source.format in histories.FORMATS for source in self.sources)
+        scoring = scoring_for({str(source.path): source.columns for source in self.sources},
+                              game=game, best_five=best_five,
+                              carried=histories.CARRIED if self.histories else ())
+        kept = kept_columns(self.sources, keep=keep, keep_all=keep_all, taken=scoring.results_schema().names,
+                            output_format=output_format, results=self.results_name)
         #: The per-batch work of this run, as shipped to cluster workers.
-        self.scoring = scoring_for({str(source.path): source.columns for source in self.sources},
-                                   game=game, best_five=best_five,
-                                   carried=histories.CARRIED if self.histories else ())
+        self.scoring = dataclasses.replace(scoring, columns=scoring.columns + tuple(kept.names), kept=kept)
 
     def execute(self, engine: Engine | None = None) -> Summary:
         """Run every input through the pipeline on ``engine`` (default: :class:`LocalEngine` with
@@ -659,7 +743,7 @@ class LocalEngine:
 
                 first_rows = stream_sources(run.sources, run.columns, batch_rows=run.batch_rows,
                                             threads=self.threads, process=run.process_batch,
-                                            consume=write)
+                                            consume=write, typed=run.scoring.typed)
             if preparing.is_alive():
                 preparing.join()
             totals, inputs = summarize(run.game, run.sources, first_rows, per_source)
@@ -683,13 +767,15 @@ def _prepare(game: Game) -> None:
 
 def stream_sources(sources: Sequence[Source], columns: tuple[str, ...], *, batch_rows: int,
                    threads: int, process: Callable[[Source, Batch, int], Processed],
-                   consume: Callable[[int, Processed], None]) -> list[int]:
+                   consume: Callable[[int, Processed], None],
+                   typed: frozenset[str] = frozenset()) -> list[int]:
     """Read every source in batches, ``process`` each, ``consume`` the results in input order.
 
     ``process(source, batch, offset)`` gets the rows the run read before the
     source (``offset``), and runs on up to ``threads`` threads
     (:func:`pipeline.runs.threads.run_ordered`); ``consume(place, result)`` gets
-    the source's place among ``sources``.  Returns each source's first row
+    the source's place among ``sources``.  The ``typed`` columns are read in
+    their own type (:func:`pipeline.formats.readers.read_batches`).  Returns each source's first row
     number in the run: a source's rows follow the highest row of the one
     before it.
     """
@@ -700,7 +786,7 @@ def stream_sources(sources: Sequence[Source], columns: tuple[str, ...], *, batch
         for place, source in enumerate(sources):
             first_rows.append(next_row)
             span = 0
-            for batch in readers.read_pending(source, columns, batch_rows=batch_rows):
+            for batch in readers.read_pending(source, columns, batch_rows=batch_rows, typed=typed):
                 span = max(span, batch.last_row if isinstance(batch, PendingBatch) else batch_span(batch))
                 yield place, source, batch, next_row - 1
             next_row += span
