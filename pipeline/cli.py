@@ -19,6 +19,7 @@ import gc
 import json
 import sys
 import time
+from collections import Counter
 from typing import Any
 
 import click
@@ -44,6 +45,12 @@ from pipeline.runs.threads import fit_address_space
 from pipeline.text import escaped, shown
 
 MAX_REJECT_LINES = 20
+#: Reasons of the rejected rows past the first lines: counted up to this many different ones,
+#: the commonest shown in the closing count.
+MAX_REASONS_COUNTED = 1000
+REASONS_SHOWN = 3
+#: Exit status of a run that rejected more rows than --max-rejects allows, its outputs published.
+TOO_MANY_REJECTS = 3
 ENGINES = ("local", "dask")
 
 
@@ -102,6 +109,7 @@ class _Progress:
         self.enabled = enabled
         self.started = time.monotonic()
         self.shown = 0.0
+        self.width = 0  # of the line shown last
 
     def __call__(self, rows: int, rate: float) -> None:
         self.show(f"{rows:,} rows  {rate:,.0f} rows/s")
@@ -116,28 +124,42 @@ class _Progress:
         now = time.monotonic()
         if self.enabled and now - self.started >= after and now - self.shown >= 0.25:
             self.shown = now
-            click.echo(f"\r{line}", err=True, nl=False)
+            # Padded to the last line's width: a shorter line leaves none of it behind.
+            text = f"{line:<{self.width}}"
+            click.echo(f"\r{text}", err=True, nl=False)
+            self.width = len(text)
 
     def close(self) -> None:
+        """Clear the progress line, so that what is said next (a reject, the closing line, a stop
+        or an error) starts a line of its own and no figure of the progress is left beside it."""
         if self.shown:
-            click.echo("", err=True)
+            click.echo("\r" + " " * self.width + "\r", err=True, nl=False)
             self.shown = 0.0
+            self.width = 0
 
 
 class _Report:
-    """What a run says on stderr as it goes: progress, and the first rejected rows, then a count."""
+    """What a run says on stderr as it goes: progress, and the first rejected rows, then a count
+    of the others by reason."""
 
     def __init__(self, *, quiet: bool) -> None:
         self.quiet = quiet
         self.progress = _Progress(enabled=not quiet and sys.stderr.isatty())
         self.rejected = 0  # a count, not the lines: an archive may hold millions of bad rows
         self.notices = 0
+        self.unshown: Counter[str] = Counter()  # the reasons of the rejected rows not shown
 
-    def reject(self, line: str) -> None:
+    def reject(self, line: str, reason: str) -> None:
         self.rejected += 1
-        if not self.quiet and self.rejected <= MAX_REJECT_LINES:
+        if self.quiet:
+            return
+        if self.rejected <= MAX_REJECT_LINES:
             self.progress.close()
             click.echo(escaped(line), err=True)  # a path may hold a line break: one line all the same
+        else:
+            kind = reason_kind(reason)
+            if kind in self.unshown or len(self.unshown) < MAX_REASONS_COUNTED:
+                self.unshown[kind] += 1
 
     def notice(self, line: str) -> None:
         """An input passed over (skipped, read once, a loop): said even with -q, since it is data
@@ -158,13 +180,48 @@ class _Report:
             return
         if self.rejected > MAX_REJECT_LINES:
             click.echo(f"... and {self.rejected - MAX_REJECT_LINES:,} more rejected rows in "
-                       f"{escaped(outdir)}/rejects.csv", err=True)
-        from pipeline.formats.histories import SET_APART
+                       f"{escaped(outdir)}/rejects.csv: {self.reasons()}", err=True)
+        click.echo(closing_line(outdir, summary), err=True)
 
-        apart = "".join(f"{summary[f'rows_{name}']:,} {name.replace('_', ' ')}, " for name in SET_APART
-                        if f"rows_{name}" in summary)
-        click.echo(f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, {apart}"
-                   f"{summary['rows_rejected']:,} rejected -> {escaped(outdir)}", err=True)
+    def reasons(self) -> str:
+        """The rejected rows not shown, counted by reason, the commonest first."""
+        shown_reasons = self.unshown.most_common(REASONS_SHOWN)
+        listed_reasons = [f"{count:,} {shown(reason, 60, quote=False)}" for reason, count in shown_reasons]
+        others = self.rejected - MAX_REJECT_LINES - sum(count for _, count in shown_reasons)
+        if others:
+            listed_reasons.append(f"{others:,} for other reasons")
+        return "; ".join(listed_reasons)
+
+
+def reason_kind(reason: str) -> str:
+    """What a reject's reason says of every row like it: its last clause, without the field or
+    hand it names first.
+
+    >>> reason_kind("hand 27: variant 'PO' is not Texas hold'em (NT or FT)")
+    "variant 'PO' is not Texas hold'em (NT or FT)"
+    >>> reason_kind("p1 'Ah 2d': card Ah is dealt twice"), reason_kind("7 fields, expected 6")
+    ('card Ah is dealt twice', '7 fields, expected 6')
+    """
+    return reason.rsplit(": ", 1)[-1]
+
+
+def closing_line(outdir: str, summary: dict[str, Any]) -> str:
+    """The last line of a run: every count of the row accounting and, where the inputs hold
+    expected results (a games file's Winner column, hand histories' records), the audit.
+
+    >>> closing_line("out", {"rows_read": 3, "rows_scored": 2, "rows_rejected": 1, "expected": None})
+    '3 rows read: 2 scored, 1 rejected -> out'
+    """
+    from pipeline.formats.histories import SET_APART
+
+    apart = "".join(f"{summary[f'rows_{name}']:,} {name.replace('_', ' ')}, " for name in SET_APART
+                    if f"rows_{name}" in summary)
+    line = (f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored, {apart}"
+            f"{summary['rows_rejected']:,} rejected -> {escaped(outdir)}")
+    expected = summary.get("expected")
+    if expected:
+        line += f"; {expected['checked']:,} checked, {expected['mismatched']:,} mismatched"
+    return line
 
 
 def _keep_options(command: Any) -> Any:
@@ -176,6 +233,47 @@ def _keep_options(command: Any) -> Any:
                         help="Carry this column of the CSV and Parquet inputs into the results, row for "
                              "row (CSV as text, Parquet in its own type; empty for inputs without it). "
                              "Repeatable.")(command)
+
+
+class TooManyRejects(click.ClickException):
+    """More rows rejected than ``--max-rejects`` allows (or, with ``--strict``, any rejected row or
+    skipped input): the outputs are published all the same, and the status says so."""
+
+    exit_code = TOO_MANY_REJECTS
+
+
+def _reject_options(command: Any) -> Any:
+    """``--max-rejects`` and ``--strict``, the same on every command that rejects rows."""
+    command = click.option("--strict", is_flag=True,
+                           help=f"Exit with status {TOO_MANY_REJECTS} if any row is rejected or any input "
+                                f"skipped (--max-rejects 0, skipped inputs counted too).")(command)
+    return click.option("--max-rejects", type=click.IntRange(min=0), default=None, metavar="N",
+                        help=f"Exit with status {TOO_MANY_REJECTS} when more than N rows are rejected; "
+                             f"the outputs are written all the same.  Default: no limit.")(command)
+
+
+def _reject_limit(max_rejects: int | None, strict: bool) -> int | None:
+    """The most rejected rows a run may have before it exits with status 3; None for no limit."""
+    if strict and max_rejects is not None:
+        raise click.UsageError("give --strict or --max-rejects, not both (--strict is --max-rejects 0, "
+                               "skipped inputs counted too)")
+    return 0 if strict else max_rejects
+
+
+def _check_rejects(summary: dict[str, Any], outdir: str, limit: int | None, *, strict: bool) -> None:
+    """Raise :class:`TooManyRejects` when the run's rejected rows (and, ``strict``, its skipped
+    inputs) pass ``limit``."""
+    if limit is None:
+        return
+    rejected, skipped = summary["rows_rejected"], len(summary.get("skipped_inputs", ()))
+    problems = []
+    if rejected > limit:
+        problems.append(f"{rejected:,} row{'s' * (rejected > 1)} rejected, more than the {limit:,} allowed "
+                        f"(see {escaped(outdir)}/{summary['outputs']['rejects']})")
+    if strict and skipped:
+        problems.append(f"{skipped:,} input{'s' * (skipped > 1)} skipped (summary.json skipped_inputs)")
+    if problems:
+        raise TooManyRejects("; ".join(problems) + "; the outputs are written")
 
 
 @cli.command()
@@ -206,10 +304,12 @@ def _keep_options(command: Any) -> Any:
 @click.option("--best-five", is_flag=True,
               help="Add each hand's best five cards (pN_best) and its description (pN_hand).")
 @_keep_options
+@_reject_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
 def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | None,
         batch_rows: int, threads: int | None, engine: str, scheduler: str | None, connect_timeout: float,
-        best_five: bool, keep: tuple[str, ...], keep_all: bool, quiet: bool) -> None:
+        best_five: bool, keep: tuple[str, ...], keep_all: bool, max_rejects: int | None, strict: bool,
+        quiet: bool) -> None:
     """Score games files, contest files, deal archives or hand histories into OUTDIR.
 
     INPUTS are CSV (also .gz, .bz2, .zst), Parquet, contest, PHH (.phh,
@@ -235,6 +335,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
             except PokerpipeError as error:  # before any input is read
                 raise click.BadParameter(str(error), param_hint="'--scheduler'") from None
 
+    limit = _reject_limit(max_rejects, strict)
     report = _Report(quiet=quiet)
     try:
         configured = Run(list(inputs), outdir, output_format=output_format, game=game,
@@ -246,9 +347,11 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
                                      else cluster.DaskEngine(scheduler=scheduler,
                                                              connect_timeout=connect_timeout))
     except PokerpipeError as error:
-        report.progress.close()
         raise _one_line(error) from None
+    finally:  # an error, a stop signal: what is said next starts a line of its own
+        report.progress.close()
     report.close(outdir, summary)
+    _check_rejects(summary, outdir, limit, strict=strict)  # status 3 wins over a mismatch's 1
     expected = summary["expected"]
     if expected and expected["mismatched"]:
         first = expected["first"][0]
@@ -277,10 +380,11 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
 @click.option("--batch-rows", type=click.IntRange(min=1), default=DEFAULT_BATCH_ROWS,
               show_default=True, help="Rows read at a time; bounds memory.")
 @_keep_options
+@_reject_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
 def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hands: tuple[str, ...],
            board: str, samples: int, seed: int, exact: bool, batch_rows: int, keep: tuple[str, ...],
-           keep_all: bool, quiet: bool) -> None:
+           keep_all: bool, max_rejects: int | None, strict: bool, quiet: bool) -> None:
     """Each seat's share of the pot over every run-out of unfinished boards.
 
     INPUTS are hold'em archives as for `run` (a board of 0, 3, 4 or 5 cards).
@@ -314,6 +418,7 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
         return
     if not inputs or not outdir:
         raise click.UsageError("give INPUTS and -o OUTDIR, or --hand for one deal")
+    limit = _reject_limit(max_rejects, strict)
     report = _Report(quiet=quiet)
     try:
         summary = equities.EquityRun(list(inputs), outdir, output_format=output_format, samples=samples,
@@ -321,9 +426,11 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
                                      keep_all=keep_all, on_progress=report.progress, on_reject=report.reject,
                                      on_notice=report.notice).execute()
     except PokerpipeError as error:
-        report.progress.close()
         raise _one_line(error) from None
+    finally:
+        report.progress.close()
     report.close(outdir, summary)
+    _check_rejects(summary, outdir, limit, strict=strict)
 
 
 @cli.command()

@@ -251,7 +251,11 @@ def test_a_billion_samples_run_in_flat_memory_with_progress_until_ctrl_c():
     assert process.returncode == 130
     assert stdout == b""
     last = shown.decode().replace("\r\n", "\n").split("\n")[-2:]
-    assert last == ["pokerpipe: stopped by SIGINT; nothing half-written was published", ""], shown[-500:]
+    # The progress line is cleared (written over with spaces), then the stop line starts the line.
+    progress, _, said = last[0].rpartition("\r")
+    assert progress.endswith("\r" + " " * len(progress.rsplit("\r", 2)[-2])), shown[-500:]
+    assert [said, last[1]] == ["pokerpipe: stopped by SIGINT; nothing half-written was published", ""], \
+        shown[-500:]
 
 
 # --- memory and threads running out -------------------------------------------------

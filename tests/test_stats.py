@@ -68,7 +68,8 @@ def test_progress_line_shows_rows_and_rate_only_when_enabled(capsys):
     quiet(1_234_567, 987_654.3)
     shown.close()
     quiet.close()
-    assert capsys.readouterr().err == "\r1,234,567 rows  987,654 rows/s\n"
+    line = "1,234,567 rows  987,654 rows/s"
+    assert capsys.readouterr().err == f"\r{line}\r{' ' * len(line)}\r"  # shown, then cleared
 
 
 def test_no_progress_line_when_stderr_is_not_a_terminal(runner, tmp_path):

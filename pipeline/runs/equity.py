@@ -527,7 +527,7 @@ class EquityRun(BaseRun):
                  exact: bool = False, batch_rows: int = DEFAULT_BATCH_ROWS,
                  keep: Sequence[str] = (), keep_all: bool = False,
                  on_progress: Callable[[int, float], None] | None = None,
-                 on_reject: Callable[[str], None] | None = None,
+                 on_reject: Callable[[str, str], None] | None = None,
                  on_notice: Callable[[str], None] | None = None) -> None:
         check_samples(samples)  # before any input is read
         # One thread: a batch's run-outs fill memory in chunks of their own, and the

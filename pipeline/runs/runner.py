@@ -340,13 +340,13 @@ def batch_span(batch: Batch) -> int:
                    batch.last_row))
 
 
-def reject_lines(rejects: pa.Table) -> list[str]:
-    """One line per rejected row, as shown on stderr: file, row (line) and reason."""
+def reject_lines(rejects: pa.Table) -> list[tuple[str, str]]:
+    """One line per rejected row, as shown on stderr (file, row (line) and reason), and its reason."""
     lines = []
     for source, row, line, reason in zip(*(rejects.column(name).to_pylist()
                                            for name in ("source", "source_row", "line", "reason"))):
         where = f"row {row}" + (f" (line {line})" if line else "")
-        lines.append(f"{source}: {where}: {reason}")
+        lines.append((f"{source}: {where}: {reason}", reason))
     return lines
 
 
@@ -528,7 +528,7 @@ class BaseRun(ABC):
     threads : threads of the local engine; None for the cores the process
         may run on, 1 for one thread doing everything in turn
     on_progress : called with (rows read so far, rows per second)
-    on_reject : called with one line per rejected row
+    on_reject : called with one line per rejected row and its reason
     on_notice : called with one line per input passed over (see
         :func:`pipeline.formats.readers.find_sources`)
     """
@@ -540,7 +540,7 @@ class BaseRun(ABC):
     def __init__(self, inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                  output_format: str = "csv", batch_rows: int = DEFAULT_BATCH_ROWS, threads: int | None = None,
                  on_progress: Callable[[int, float], None] | None = None,
-                 on_reject: Callable[[str], None] | None = None,
+                 on_reject: Callable[[str, str], None] | None = None,
                  on_notice: Callable[[str], None] | None = None) -> None:
         if output_format not in FORMATS:
             raise UsageError(f"unknown output format {output_format!r}: expected csv or parquet")
@@ -595,8 +595,8 @@ class BaseRun(ABC):
     def report_rejects(self, rejects: pa.Table) -> None:
         """Hand each rejected row's line to ``on_reject``."""
         if self.on_reject:
-            for line in reject_lines(rejects):
-                self.on_reject(line)
+            for line, reason in reject_lines(rejects):
+                self.on_reject(line, reason)
 
     def report_progress(self, read: int, started: float) -> None:
         """Hand the rows read so far and their rate since ``started`` to ``on_progress``."""
@@ -652,7 +652,7 @@ class Run(BaseRun):
                  keep: Sequence[str] = (), keep_all: bool = False,
                  batch_rows: int = DEFAULT_BATCH_ROWS, threads: int | None = None,
                  on_progress: Callable[[int, float], None] | None = None,
-                 on_reject: Callable[[str], None] | None = None,
+                 on_reject: Callable[[str, str], None] | None = None,
                  on_notice: Callable[[str], None] | None = None) -> None:
         if game is not None:
             registry.get(game)  # an unknown game is a usage error before any input is read
