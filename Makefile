@@ -5,24 +5,46 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# One stamp per set of extras, each made once: a target installs what it needs and no more.
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
+LINT_STAMP := $(VENV)/.installed-lint
+BENCH_STAMP := $(VENV)/.installed-bench
 RAW := data/raw
 PROCESSED := data/processed
 
-$(STAMP): pyproject.toml
+# Running needs no extra; plot comes too, because the README's commands, each true after
+# `make run`, include `pokerpipe stats --plot`.
+$(RUN_STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,plot]'
+	$(BIN)/python -m pip install --quiet -e '.[plot]'
 	@# Byte-compiled once, as pip does for a regular install: no run compiles the package
 	@# (an environment with PYTHONDONTWRITEBYTECODE would otherwise compile it in every process).
 	$(BIN)/python -m compileall -q pipeline
-	@touch $(STAMP)
+	@touch $@
+
+# The tests draw plots too (stats --plot, the notebooks).
+$(TEST_STAMP): $(RUN_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,plot]'
+	@touch $@
+
+# mypy checks the package against the types of its optional imports (dask, polars): missing,
+# they would be Any, and it would report what does not hold with them.
+$(LINT_STAMP): $(RUN_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[lint,dask,polars]'
+	@touch $@
+
+# bench_cores.py times the dask engine.
+$(BENCH_STAMP): $(RUN_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench,dask]'
+	@touch $@
 
 ## Create .venv and install pokerpipe with its test and plot extras
-install: $(STAMP)
+install: $(TEST_STAMP)
 
 ## Score the bundled data: Larvis games, the contest sample, a hold'em archive, PHH and PokerStars hands
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/pokerpipe run $(RAW)/games.csv -o $(PROCESSED)/games
 	$(BIN)/pokerpipe contest $(RAW)/contest.in > $(PROCESSED)/contest.out
 	diff -u $(RAW)/contest.out $(PROCESSED)/contest.out && echo "contest sample: output matches $(RAW)/contest.out"
@@ -31,16 +53,15 @@ run: $(STAMP)
 	$(BIN)/pokerpipe run $(RAW)/pokerstars -o $(PROCESSED)/pokerstars
 
 ## Run the default test suite (a few minutes at most)
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q
 
 ## Run every test, the exhaustive enumerations included
-test-all: $(STAMP)
+test-all: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -m ''
 
 ## Benchmark scoring against eval7, treys, phevaluator; one core, all cores, dask; PHH; PokerStars; equity; bad bytes
-bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
+bench: $(BENCH_STAMP)
 	$(BIN)/python -m compileall -q pipeline
 	$(BIN)/python bench/bench_keys.py
 	$(BIN)/python bench/bench_run.py
@@ -51,12 +72,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_bad_bytes.py
 
 ## Execute every notebook headless
-notebooks: $(STAMP)
+notebooks: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q tests/test_notebooks.py
 
 ## Check style with ruff and types with mypy (strict on pipeline/)
-lint: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[lint]'
+lint: $(LINT_STAMP)
 	$(BIN)/ruff check pipeline tests bench
 	$(BIN)/mypy
 
