@@ -549,7 +549,9 @@ def stats(results: str, plot_path: str | None, force: bool, as_json: bool) -> No
         click.echo(f"\n{title}")
         click.echo(part.table.to_string(index=False, float_format=lambda x: f"{x:.6f}"))
         fit = part.fit
-        if fit is not None and fit.testable:
+        if fit is not None and fit.not_applicable is not None:
+            click.echo(f"chi-square: does not apply: {fit.not_applicable}")
+        elif fit is not None and fit.testable:
             click.echo(f"chi-square {fit.chi2:.2f} on {fit.dof} degrees of freedom, p = {fit.p_value:.4g}")
         elif fit is not None:
             click.echo("chi-square: too few deals for a test (the expected counts fill fewer than two bins)")

@@ -31,6 +31,52 @@ def test_generate_run_stats(runner, tmp_path):
     assert "chi-square" in text and "winning hands" in text
 
 
+TESTED = "holdem: first seat's hand (7 cards) against exact shares"
+
+
+@pytest.mark.parametrize("inputs, origin", [
+    (["phh"], "the deals come from hand histories (phh)"),
+    (["pokerstars"], "the deals come from hand histories (pokerstars)"),
+    (["phh", "pokerstars"], "the deals come from hand histories (phh, pokerstars)"),
+    (["deals.csv", "phh"], "some deals come from hand histories (phh)"),
+])
+def test_no_chi_square_test_of_hands_from_hand_histories(runner, tmp_path, inputs, origin):
+    from .conftest import RAW
+
+    out = tmp_path / "out"
+    result = runner.invoke(cli, ["run", *(str(RAW / name) for name in inputs), "-o", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    scored = json.loads((out / "summary.json").read_text())["rows_scored"]
+    text = runner.invoke(cli, ["stats", str(out)])
+    assert text.exit_code == 0, text.output
+    tested = text.output.split(TESTED)[1].split("\n\n")[0].splitlines()
+    verdict = [line for line in tested if line.startswith("chi-square")]
+    assert verdict == [f"chi-square: does not apply: {origin}: a hand shown down is no random deal "
+                       f"(players fold weak hands)"], text.output
+    assert "degrees of freedom" not in text.output and "p =" not in text.output
+    # The observed-vs-exact table is still there, one row per category.
+    assert tested[1].split() == ["category", "observed", "observed_share", "exact_share", "expected",
+                                 "residual"]
+    assert sum(int(line.split()[-5]) for line in tested[2:-1]) == scored
+    report = json.loads(runner.invoke(cli, ["stats", str(out), "--json"]).output)[TESTED]
+    assert report["p_value"] is None and report["not_applicable"].startswith(origin)
+    assert sum(row["observed"] for row in report["table"]) == scored
+    assert runner.invoke(cli, ["stats", str(out), "--plot", str(tmp_path / "fit.png")]).exit_code == 0
+    assert (tmp_path / "fit.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_chi_square_test_applies_to_generated_deals(runner, tmp_path):
+    archive, out = tmp_path / "deals.parquet", tmp_path / "out"
+    assert runner.invoke(cli, ["generate", "--game", "holdem", "--rows", "5000", "--players", "4",
+                               "--seed", "11", "-o", str(archive)]).exit_code == 0
+    assert runner.invoke(cli, ["run", str(archive), "-o", str(out), "-q"]).exit_code == 0
+    text = runner.invoke(cli, ["stats", str(out)]).output
+    assert re.search(r"^chi-square \d+\.\d\d on \d+ degrees of freedom, p = \S+$", text, re.MULTILINE), text
+    assert "does not apply" not in text
+    report = json.loads(runner.invoke(cli, ["stats", str(out), "--json"]).output)[TESTED]
+    assert report["not_applicable"] is None and 0 < report["p_value"] <= 1
+
+
 def test_stats_needs_a_run_folder(runner, tmp_path):
     result = runner.invoke(cli, ["stats", str(tmp_path)])
     assert result.exit_code == 1 and "summary.json" in result.output
@@ -161,7 +207,11 @@ def test_a_table_no_run_writes_is_refused_without_the_summarys_copy(runner, smal
 
 
 @pytest.mark.parametrize("summary, named", [('{"game": ["holdem"]}', "unknown game"),
-                                            ("[" * 100_000, "not a readable summary")])
+                                            ("[" * 100_000, "not a readable summary"),
+                                            ('{"game": "holdem", "inputs": {"format": "csv"}}',
+                                             '"inputs" is not a list of inputs'),
+                                            ('{"game": "holdem", "inputs": [{"path": "deals.csv"}]}',
+                                             '"inputs" is not a list of inputs')])
 def test_a_summary_no_run_writes_is_one_line(runner, small_run, summary, named):
     (small_run / "summary.json").write_text(summary)
     result = runner.invoke(cli, ["stats", str(small_run)])

@@ -6,7 +6,8 @@ evaluation, never the command line.
 This module owns ``pokerpipe stats``: the exact shares of each category
 (from :mod:`pipeline.poker.exact`, through the game), the goodness-of-fit
 of observed category frequencies against them (a Pearson chi-square test
-with sparse categories pooled), the report over a run's folder and its
+with sparse categories pooled), when that test applies to a run (not to
+hands from hand histories), the report over a run's folder and its
 picture.
 """
 
@@ -15,8 +16,9 @@ from __future__ import annotations
 import json
 import math
 import os
+import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.errors import InputError, UsageError
-from pipeline.formats import writers
+from pipeline.formats import histories, writers
 from pipeline.games import registry
 from pipeline.games.tally import CATEGORY_SCHEMA
 from pipeline.text import shown
@@ -163,6 +165,10 @@ class FitResult:
     bins : tuple of tuples of str
         The categories pooled into each bin of the test (see
         :func:`pooled_bins`).
+    not_applicable : str or None
+        Why the test does not apply to these counts, whatever ``p_value``
+        says: they are no random deals (see :func:`run_report`).  None from
+        :func:`goodness_of_fit`, which knows only the counts.
     """
 
     table: pd.DataFrame
@@ -170,11 +176,13 @@ class FitResult:
     dof: int
     p_value: float
     bins: tuple[tuple[str, ...], ...]
+    not_applicable: str | None = None
 
     @property
     def testable(self) -> bool:
-        """Whether there were enough deals for a test: at least two pooled bins."""
-        return self.dof >= 1 and not math.isnan(self.p_value)
+        """Whether ``p_value`` answers a test: enough deals for at least two pooled bins, of
+        counts the test applies to (``not_applicable`` is None)."""
+        return self.not_applicable is None and self.dof >= 1 and not math.isnan(self.p_value)
 
 
 def goodness_of_fit(observed: Mapping[str, int], expected_shares: Mapping[str, float]) -> FitResult:
@@ -345,7 +353,11 @@ def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike[str], *, rep
             ax.set_ylim(positive.min() / 3, 1.0)
         ax.set_xticks(x, table["category"].tolist(), rotation=45, ha="right")
         ax.set_ylabel("share of hands")
-        ax.set_title(f"{title}\nchi2 = {fit.chi2:.3g}, dof = {fit.dof}, p = {fit.p_value:.3g}")
+        if fit.not_applicable is not None:
+            verdict = textwrap.fill(f"chi-square does not apply: {fit.not_applicable}", 50)
+        else:
+            verdict = f"chi2 = {fit.chi2:.3g}, dof = {fit.dof}, p = {fit.p_value:.3g}"
+        ax.set_title(f"{title}\n{verdict}")
         ax.legend()
     with writers.atomic_path(path, make_parents=False, replace=replace) as temporary:
         figure.savefig(temporary, format=image_format, dpi=100)
@@ -384,9 +396,12 @@ def run_report(results: str | os.PathLike[str]) -> dict[str, ReportPart]:
         The first seat's hand of every deal, tested against the exact shares
         (seven-card hold'em, or five cards from a 52-card deck for Larvis):
         one hand per deal, since the hands of a deal are not independent.
-        Then every hand and the winning hands by number of players, observed
-        only: the exact shares of winning hands depend on the number of
-        players and are not tabulated here.
+        Where the run's rows came from hand histories, the test does not
+        apply (``FitResult.not_applicable`` says why, see
+        :func:`not_random_deals`); the table still sets observed beside exact
+        shares.  Then every hand and the winning hands by number of players,
+        observed only: the exact shares of winning hands depend on the number
+        of players and are not tabulated here.
     """
     folder = Path(results)
     summary_path, categories_path = folder / "summary.json", folder / "categories.csv"
@@ -406,13 +421,14 @@ def run_report(results: str | os.PathLike[str]) -> dict[str, ReportPart]:
         raise InputError(f"{summary_path}: unknown game {shown(str(game))}") from None
     cards = played.hand_cards
     table = _read_categories(categories_path, played.categories, summary)
+    untested = not_random_deals(summary, summary_path)
     report: dict[str, ReportPart] = {}
     # Hands of one deal share the board (hold'em) or the deck, so only one
     # hand per deal, the first seat's, makes independent draws for the test.
     tested = table[(table["players"] == "all") & (table["scope"] == "first_seat")]
     observed = dict(zip(tested["category"], tested["count"].astype(int)))
     if sum(observed.values()):
-        fit = goodness_of_fit(observed, exact_shares(game, cards=cards))
+        fit = replace(goodness_of_fit(observed, exact_shares(game, cards=cards)), not_applicable=untested)
         report[f"{game}: first seat's hand ({cards} cards) against exact shares"] = ReportPart(fit.table, fit)
     every_hand = table[table["scope"] == "hand"]
     for players, rows in every_hand.groupby("players", sort=False):
@@ -423,6 +439,54 @@ def run_report(results: str | os.PathLike[str]) -> dict[str, ReportPart]:
         listing = rows[["category", "count", "share", "wins", "ties"]].reset_index(drop=True)
         report[f"{game}: winning hands, players = {players}"] = ReportPart(listing)
     return report
+
+
+def not_random_deals(summary: Mapping[str, Any], path: str | os.PathLike[str] = "summary.json") -> str | None:
+    """Why a run's hands are no random deals, for the test against exact shares; None if they may be.
+
+    The exact shares are those of hands dealt from a shuffled deck.  The
+    hands of a hand history that reach a showdown are not: players fold weak
+    hands, so a real archive holds far fewer high cards than random deals,
+    and a test of any size would only reject the shares, saying nothing of
+    the scoring.  The rows' origin is in ``inputs``: the source format of
+    each input (:data:`pipeline.formats.histories.FORMATS` are hand
+    histories), and how many of its rows were scored.
+
+    Parameters
+    ----------
+    summary : mapping
+        A run's summary.json.  Without ``inputs`` the origin is not known,
+        and the hands are taken as deals.
+    path : path
+        The summary's file, named in the error.
+
+    Raises
+    ------
+    InputError
+        ``inputs`` is not a list of entries with a format, as a run writes it.
+
+    Examples
+    --------
+    >>> not_random_deals({"inputs": [{"format": "csv", "scored": 9}, {"format": "phh", "scored": 0}]})
+    >>> print(not_random_deals({"inputs": [{"format": "pokerstars", "scored": 5}]}))
+    the deals come from hand histories (pokerstars): a hand shown down is no random deal
+    (players fold weak hands)
+    """
+    inputs = summary.get("inputs")
+    if inputs is None:
+        return None
+    entries = inputs if isinstance(inputs, list) else [None]
+    if not all(isinstance(entry, dict) and isinstance(entry.get("format"), str) for entry in entries):
+        raise InputError(f"{path}: \"inputs\" is not a list of inputs with their format: "
+                         f"not written by `pokerpipe run`")
+    # An input none of whose rows was scored adds nothing to the counts.
+    scoring = [entry["format"] for entry in inputs if entry.get("scored") != 0]
+    found = [name for name in histories.FORMATS if name in scoring]
+    if not found:
+        return None
+    share = "the" if all(name in histories.FORMATS for name in scoring) else "some"
+    return (f"{share} deals come from hand histories ({', '.join(found)}): "
+            f"a hand shown down is no random deal (players fold weak hands)")
 
 
 def _read_categories(path: Path, categories: tuple[str, ...], summary: Mapping[str, Any]) -> pd.DataFrame:
@@ -507,5 +571,5 @@ def report_json(part: ReportPart) -> dict[str, Any]:
     document: dict[str, Any] = {"table": part.table.to_dict(orient="records")}
     if fit is not None:
         document.update(chi2=fit.chi2, dof=fit.dof, p_value=fit.p_value if fit.testable else None,
-                        bins=[list(b) for b in fit.bins])
+                        bins=[list(b) for b in fit.bins], not_applicable=fit.not_applicable)
     return document
