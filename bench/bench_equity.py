@@ -203,7 +203,7 @@ def main() -> int:
     try:
         import eval7  # noqa: F401
     except ImportError:
-        print("eval7 is not installed: pip install -e '.[bench]'", file=sys.stderr)
+        print("eval7 is not installed: pip install eval7", file=sys.stderr)
         return 1
     failures: list[str] = []
     heads_up = bench_flop(2, 2_000 if quick else 20_000, 5 if quick else 20, failures)

@@ -329,7 +329,7 @@ def bench_peers(hands: np.ndarray, keys: np.ndarray, ours: float, prefix: int,
     try:
         import eval7
     except ImportError:
-        print(f"{'eval7':<22}not installed (pip install 'pokerpipe[bench]')")
+        print(f"{'eval7':<22}not installed (pip install eval7)")
     else:
         deck = [eval7.Card(card) for card in text]
         converted = [[deck[c] for c in row] for row in rows]
@@ -352,7 +352,7 @@ def bench_peers(hands: np.ndarray, keys: np.ndarray, ours: float, prefix: int,
     try:
         import treys
     except ImportError:
-        print(f"{'treys':<22}not installed (pip install 'pokerpipe[bench]')")
+        print(f"{'treys':<22}not installed (pip install treys)")
     else:
         deck = [treys.Card.new(card) for card in text]
         evaluator = treys.Evaluator()
@@ -370,7 +370,7 @@ def bench_peers(hands: np.ndarray, keys: np.ndarray, ours: float, prefix: int,
         import phevaluator
         from phevaluator import _pheval
     except ImportError:
-        print(f"{'phevaluator':<22}not installed (pip install 'pokerpipe[bench]')")
+        print(f"{'phevaluator':<22}not installed (pip install phevaluator)")
     else:
         for label, name, evaluate in (
                 ("phevaluator", "phevaluator.evaluate_7cards", phevaluator.evaluate_7cards),

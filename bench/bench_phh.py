@@ -166,7 +166,7 @@ def main() -> int:
         failed |= summary["rows_read"] != args.hands or expected["mismatched"] != 0
         pokerkit = time_pokerkit(archive)
         if pokerkit is None:
-            print("pokerkit HandHistory.load_all: skipped (pip install 'pokerpipe[bench]')")
+            print("pokerkit HandHistory.load_all: skipped (pip install pokerkit)")
         else:
             kit_seconds, count = pokerkit
             kit_rate = count / kit_seconds

@@ -133,7 +133,7 @@ def main() -> int:
         failed = summary["rows_read"] != args.hands or expected["mismatched"] != 0
         pokerkit = time_pokerkit(archive, args.kit_hands)
         if pokerkit is None:
-            print("pokerkit PokerStarsParser: skipped (pip install 'pokerpipe[bench]')")
+            print("pokerkit PokerStarsParser: skipped (pip install pokerkit)")
         else:
             kit_seconds, count = pokerkit
             kit_rate = count / kit_seconds

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import shlex
 import shutil
 import subprocess
 import sys
@@ -113,7 +114,9 @@ def best_measure(command: list[str], repeats: int, before=None) -> Measured:
 def pokerpipe_command() -> str:
     script = Path(sys.executable).parent / "pokerpipe"
     if not script.exists():
-        raise Failure(f"{script} not found: install the project (pip install -e .)")
+        project = Path(__file__).resolve().parent.parent
+        raise Failure(f"{script} not found: install pokerpipe beside this Python: "
+                      f"{shlex.quote(sys.executable)} -m pip install -e {shlex.quote(str(project))}")
     return str(script)
 
 

@@ -293,7 +293,7 @@ def _check_rejects(summary: dict[str, Any], outdir: str, limit: int | None, *, s
                    "part ahead).  Outputs do not depend on it.")
 @click.option("--engine", type=click.Choice(ENGINES), default="local", show_default=True,
               help="local: this process.  dask: partitions on a dask cluster, winners as "
-                   "OUTDIR/winners/part-*.  Needs pip install 'pokerpipe[dask]'.")
+                   "OUTDIR/winners/part-*.  To install dask: pip install 'dask[distributed]'")
 @click.option("--scheduler", metavar="ADDRESS",
               help="Dask scheduler to use, like tcp://host:8786 (with --engine dask); "
                    "a local cluster when omitted.")

@@ -1,5 +1,6 @@
-"""Shared fixtures: bundled data, sample files, a CLI runner, a deadline for blocking calls, and the
-bundled PHH hands with a TOML writer and a run that counts every hand."""
+"""Shared fixtures: bundled data, sample files, a CLI runner, a deadline for blocking calls, a
+process that finds some modules not installed, and the bundled PHH hands with a TOML writer and a
+run that counts every hand."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import json
 import math
 import re
 import signal
+import subprocess
+import sys
 import threading
 import tomllib
 from collections.abc import Iterable, Iterator
@@ -83,6 +86,36 @@ def deadline(seconds: int, what: str) -> Iterator[Deadline]:
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+#: Run in a fresh interpreter: refuse to import the modules in argv[1] (comma-separated) as if
+#: they were not installed, then run argv[2:] as ``python`` would (``-m MODULE ARGS`` or
+#: ``SCRIPT ARGS``).
+_HIDING = """
+import runpy, sys
+hidden = set(sys.argv[1].split(","))
+class NotInstalled:
+    def find_spec(self, name, path, target=None):
+        top = name.partition(".")[0]
+        if top in hidden:
+            raise ModuleNotFoundError(f"No module named {top!r}", name=top)
+sys.meta_path.insert(0, NotInstalled())
+command = sys.argv[2:]
+if command[0] == "-m":
+    sys.argv = [command[1], *command[2:]]
+    runpy.run_module(command[1], run_name="__main__", alter_sys=True)
+else:
+    sys.argv = command
+    runpy.run_path(command[0], run_name="__main__")
+"""
+
+
+def run_hiding(hidden: Iterable[str], *command: str | Path, cwd: Path = ROOT,
+               timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run ``python COMMAND...`` (``-m pipeline ...`` or a script and its arguments) in a process
+    where the modules ``hidden`` cannot be imported, as if they were not installed."""
+    return subprocess.run([sys.executable, "-c", _HIDING, ",".join(hidden), *map(str, command)],
+                          cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
 # --- PHH hand histories: the bundled Pluribus hands, a TOML writer, a run that counts every hand ---

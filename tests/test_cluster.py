@@ -155,7 +155,9 @@ def test_cli_engine_options_are_checked(runner, larvis_archive, tmp_path, monkey
     assert result.exit_code == 2 and "--scheduler needs --engine dask" in result.output
     monkeypatch.setitem(sys.modules, "distributed", None)
     result = runner.invoke(cli, ["run", str(larvis_archive), "-o", str(tmp_path), "--engine", "dask"])
-    assert result.exit_code == 1 and "pip install 'pokerpipe[dask]'" in result.output
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert result.output.startswith("Error: the dask engine needs dask.distributed (")
+    assert result.output.endswith("): pip install 'dask[distributed]'\n"), result.output
 
 
 def test_bad_input_fails_as_on_the_local_engine(client, tmp_path):

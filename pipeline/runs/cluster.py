@@ -41,8 +41,8 @@ task that dask retries after its worker died writes the same part again
 under the same name, so no row is lost or written twice.  Reading the parts
 in name order gives the local engine's winners table, row for row.
 
-dask is an optional dependency (``pip install 'pokerpipe[dask]'``), imported
-only when this engine runs.
+dask is an optional dependency (the ``dask`` extra; on its own, ``pip install
+'dask[distributed]'``), imported only when this engine runs.
 """
 
 from __future__ import annotations
@@ -85,7 +85,9 @@ DEFAULT_PARTITION_ROWS = 1 << 20
 DEFAULT_PARTITION_BYTES = 8 << 20  # about 170,000 six-player deals of CSV: many per worker, for balance
 WINNERS_FOLDER = "winners"
 REJECTS_FOLDER = "rejects"  # in the staging folder only: merged into rejects.csv, then removed
-INSTALL_HINT = "the dask engine needs dask.distributed: pip install 'pokerpipe[dask]'"
+#: What installs the engine's dependency, wherever it is run: pokerpipe is on no package index, so
+#: the command names dask itself, not an extra of pokerpipe.
+INSTALL_HINT = "pip install 'dask[distributed]'"
 DEFAULT_CONNECT_TIMEOUT = 10.0  # seconds for a scheduler to answer, and to have a worker
 _ADDRESS = re.compile(r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})")
 _SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
@@ -111,11 +113,11 @@ class PartResult:
 
 
 def require_dask() -> ModuleType:
-    """Import and return ``distributed``; ImportError with the install hint when missing."""
+    """Import and return ``distributed``; ImportError ending in the command that installs it when missing."""
     try:
         import distributed
     except ImportError as error:
-        raise ImportError(f"{INSTALL_HINT} ({error})") from None
+        raise ImportError(f"the dask engine needs dask.distributed ({error}): {INSTALL_HINT}") from None
     return distributed
 
 
