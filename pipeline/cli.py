@@ -517,7 +517,7 @@ def generate(game: str, rows: int, players: int, seed: int, path: str, force: bo
 @click.argument("results", type=click.Path(exists=True, file_okay=False))
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True),
               help="Also draw observed against exact shares to this file: .png, .svg or .pdf, "
-                   "in a folder that exists.")
+                   "in a folder that exists.  Drawn with matplotlib: pip install matplotlib")
 @click.option("--force", is_flag=True, help="Replace the --plot file if it exists (refused otherwise).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
 def stats(results: str, plot_path: str | None, force: bool, as_json: bool) -> None:
@@ -534,13 +534,27 @@ def stats(results: str, plot_path: str | None, force: bool, as_json: bool) -> No
         if plot_path is not None:  # an empty name is refused, not taken for no plot
             reports.plot_format(plot_path, replace=force)  # before the report: a bad name says so at once
         report = reports.run_report(results)
-        if plot_path is not None:
-            reports.plot_fit({title: part.fit for title, part in report.items()
-                                    if part.fit is not None}, plot_path, replace=force)
     except PokerpipeError as error:
         raise _one_line(error) from None
-    except ImportError as error:  # the plot extra is not installed
+    _print_report(report, as_json=as_json)
+    if plot_path is None:
+        return
+    # Drawn after the tables are printed: a plot that cannot be made (matplotlib not installed,
+    # nothing to plot, the file not written) leaves them printed, then says why in one line,
+    # and the exit status is not 0 (the plot asked for is not there).
+    try:
+        reports.plot_fit({title: part.fit for title, part in report.items() if part.fit is not None},
+                         plot_path, replace=force)
+    except PokerpipeError as error:
+        raise _one_line(error) from None
+    except ImportError as error:  # the plot extra is not installed: the line names what to install
         raise click.ClickException(str(error)) from None
+
+
+def _print_report(report: dict[str, Any], *, as_json: bool) -> None:
+    """Print the tables of ``pokerpipe stats`` (:func:`pipeline.runs.report.run_report`), or their JSON."""
+    from pipeline.runs import report as reports
+
     if as_json:
         click.echo(json.dumps({title: reports.report_json(part) for title, part in report.items()},
                               indent=2))

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import shlex
+import subprocess
 import sys
 import tomllib
 
 import pytest
 
-from pipeline.cli import cli
-from pipeline.runs import cluster
+from pipeline.runs import cluster, report
 
 from .conftest import RAW, ROOT, run_hiding
 
@@ -79,8 +80,8 @@ def test_each_hint_names_a_requirement_the_project_declares():
     named = {normalized(word) for arguments in hints().values() for argument in arguments
              for word in shlex.split(argument) if REQUIREMENT.fullmatch(word)}
     assert named - requirements == set(), f"not requirements of pyproject.toml: {named - requirements}"
-    # The scan reads the hints that are there: the dask engine's and the benchmarks' peers.
-    assert {"dask[distributed]", "eval7", "treys", "phevaluator", "pokerkit"} <= named
+    # The scan reads the hints that are there: the dask engine's, the plot's, the benchmarks' peers.
+    assert {"dask[distributed]", "matplotlib", "eval7", "treys", "phevaluator", "pokerkit"} <= named
 
 
 def test_the_dask_engine_without_dask_names_what_to_install(tmp_path):
@@ -92,12 +93,16 @@ def test_the_dask_engine_without_dask_names_what_to_install(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_the_engine_help_names_what_installs_dask(runner):
-    assert cluster.INSTALL_HINT == "pip install 'dask[distributed]'"
-    result = runner.invoke(cli, ["run", "--help"])
-    assert result.exit_code == 0
+@pytest.mark.parametrize("command, hint", [("run", cluster.INSTALL_HINT),
+                                           ("stats", report.PLOT_INSTALL_HINT)])
+def test_the_help_names_what_installs_an_optional_dependency(command, hint):
+    assert hint == {"run": "pip install 'dask[distributed]'", "stats": "pip install matplotlib"}[command]
+    # As a terminal of 80 columns or more shows it (click wraps help at 78 columns then).
+    done = subprocess.run([sys.executable, "-m", "pipeline", command, "--help"], capture_output=True,
+                          text=True, env={**os.environ, "COLUMNS": "120"}, timeout=60)
+    assert done.returncode == 0, done.stderr
     # On one line of the help, so that it can be copied as it stands.
-    assert [line for line in result.output.splitlines() if cluster.INSTALL_HINT in line], result.output
+    assert [line for line in done.stdout.splitlines() if hint in line], done.stdout
 
 
 def _bench(name: str):

@@ -293,6 +293,24 @@ def test_plot_refuses_a_name_of_no_known_format(runner, small_run, tmp_path, nam
     assert sorted(tmp_path.rglob("*")) == before
 
 
+@pytest.mark.parametrize("as_json", [False, True], ids=["tables", "json"])
+def test_plot_without_matplotlib_prints_the_tables_then_names_what_to_install(runner, small_run, tmp_path,
+                                                                              as_json):
+    from .conftest import run_hiding
+
+    options = ["--json"] if as_json else []
+    alone = runner.invoke(cli, ["stats", str(small_run), *options])
+    assert alone.exit_code == 0 and TESTED in alone.stdout, alone.output
+    picture = tmp_path / "fit.png"
+    done = run_hiding(["matplotlib"], "-m", "pipeline", "stats", small_run, *options, "--plot", picture)
+    # The tables (or their JSON) as without --plot, then one line, and the plot asked for is not there.
+    assert done.stdout == alone.stdout
+    assert done.stderr == ("Error: --plot needs matplotlib (No module named 'matplotlib'): "
+                           "pip install matplotlib\n")
+    assert done.returncode == 1
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["deals.csv", "out"]  # nor a temporary file
+
+
 def test_plot_never_creates_folders(runner, small_run, tmp_path):
     missing = tmp_path / "nonexistent" / "deeper"
     result = runner.invoke(cli, ["stats", str(small_run), "--plot", str(missing / "x.png")])

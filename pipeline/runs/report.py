@@ -31,6 +31,10 @@ from pipeline.games import registry
 from pipeline.games.tally import CATEGORY_SCHEMA
 from pipeline.text import shown
 
+#: What installs the plot's dependency, wherever it is run: pokerpipe is on no package index, so the
+#: command names matplotlib itself, not the ``plot`` extra of pokerpipe.
+PLOT_INSTALL_HINT = "pip install matplotlib"
+
 #: Cochran's rule of thumb: the chi-square approximation is trusted only when
 #: every cell expects at least this many observations.
 MIN_EXPECTED = 5.0
@@ -326,14 +330,20 @@ def plot_fit(fits: Mapping[str, FitResult], path: str | os.PathLike[str], *, rep
         If ``fits`` is empty.
     UsageError, OutputError
         See :func:`plot_format`.
+    ImportError
+        If matplotlib (the ``plot`` extra) is not installed: one line ending in
+        :data:`PLOT_INSTALL_HINT`.
     """
     image_format = plot_format(path, replace=replace)
     if not fits:
         raise InputError("nothing to plot: the run scored no deals to test")
     # Imported here so that the counting functions do not pay for matplotlib;
     # a bare Figure on the Agg canvas leaves pyplot's global backend alone.
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as error:
+        raise ImportError(f"--plot needs matplotlib ({error}): {PLOT_INSTALL_HINT}") from None
 
     figure = Figure(figsize=(5.5 * len(fits), 4.8), layout="constrained")
     FigureCanvasAgg(figure)
