@@ -71,7 +71,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench_equity.py
 	$(BIN)/python bench/bench_bad_bytes.py
 
-## Execute every notebook headless
+## Execute every notebook headless; each executed copy, plots included, goes to data/processed/notebook/
 notebooks: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q tests/test_notebooks.py
 
