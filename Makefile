@@ -56,9 +56,13 @@ run: $(RUN_STAMP)
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q
 
-## Run every test, the exhaustive enumerations included
+## Run every test, the exhaustive enumerations included (all but test-install's, which needs the package index)
 test-all: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q -m ''
+	$(BIN)/python -m pytest -q -m 'not install'
+
+## Install a fresh clone of HEAD with pip install . alone (no extra) and run the quick start with it
+test-install: $(TEST_STAMP)
+	$(BIN)/python -m pytest -q -m install tests/test_install.py
 
 ## Benchmark scoring against eval7, treys, phevaluator; one core, all cores, dask; PHH; PokerStars; equity; bad bytes
 bench: $(BENCH_STAMP)
@@ -92,6 +96,6 @@ clean:
 
 ## Show this help
 help:
-	@awk '/^## /{desc=substr($$0,4); next} /^[a-zA-Z_-]+:/{if(desc){split($$1,t,":"); printf "  \033[36m%-10s\033[0m %s\n", t[1], desc}; desc=""}' $(MAKEFILE_LIST)
+	@awk '/^## /{desc=substr($$0,4); next} /^[a-zA-Z_-]+:/{if(desc){split($$1,t,":"); printf "  \033[36m%-12s\033[0m %s\n", t[1], desc}; desc=""}' $(MAKEFILE_LIST)
 
-.PHONY: install run test test-all bench notebooks lint clean help
+.PHONY: install run test test-all test-install bench notebooks lint clean help
