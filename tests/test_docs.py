@@ -1,4 +1,4 @@
-"""The README as written works: each command of its Commands section runs in a copy of the project
+"""The docs as written work: each command of the Commands page's block runs in a copy of the project
 and does what it is there to show.
 
 Each subcommand has a checker in ``CHECKS`` that looks at what the command wrote or printed and
@@ -35,7 +35,7 @@ from .rules import RANKS, SUITS, best_value
 from .test_equity import reference_equity
 from .test_larvis import reference_strength
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGE = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
 #: Seconds one README command may take before it counts as hung (the slowest takes a few).
 COMMAND_TIMEOUT = 300
 #: Rows of a hold'em run checked against the rules reference (tests/rules.py), which is slow.
@@ -44,9 +44,8 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def commands_section() -> list[str]:
-    """The command lines of the first shell block under '## Commands', comments dropped."""
-    section = README.split("\n## Commands\n", 1)[1]
-    block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+    """The command lines of the first shell block of the Commands page, comments dropped."""
+    block = re.search(r"```sh\n(.*?)```", PAGE, re.S).group(1)
     lines = [re.sub(r"\s+#.*$", "", line).strip() for line in block.splitlines()]
     return [line for line in lines if line]
 
@@ -55,8 +54,8 @@ COMMANDS = commands_section()
 
 
 def readme_comment(command: str) -> str | None:
-    """The comment after ``command`` on its README line, if any."""
-    found = re.search(re.escape(command) + r"[ \t]+# ([^\n]*)", README)
+    """The comment after ``command`` on its line of the page, if any."""
+    found = re.search(re.escape(command) + r"[ \t]+# ([^\n]*)", PAGE)
     return found.group(1).strip() if found else None
 
 
