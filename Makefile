@@ -88,9 +88,10 @@ lint: $(LINT_STAMP)
 clean:
 	rm -rf $(PROCESSED)/games $(PROCESSED)/deals $(PROCESSED)/phh $(PROCESSED)/pokerstars $(PROCESSED)/contest.out \
 		$(PROCESSED)/notebook
-	@# and what the README's examples write
+	@# and what the examples of the README and docs/ write
 	rm -rf $(PROCESSED)/more.parquet $(PROCESSED)/archive $(PROCESSED)/phh-audit $(PROCESSED)/stars-audit \
-		$(PROCESSED)/categories.png $(PROCESSED)/equity $(PROCESSED)/described
+		$(PROCESSED)/categories.png $(PROCESSED)/equity $(PROCESSED)/described $(PROCESSED)/random.parquet \
+		$(PROCESSED)/random $(PROCESSED)/deals.svg $(PROCESSED)/deals-dask
 	rm -rf .pytest_cache .hypothesis .mypy_cache
 	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 

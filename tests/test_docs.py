@@ -1,14 +1,32 @@
-"""The docs as written work: each command of the Commands page's block runs in a copy of the project
-and does what it is there to show.
+"""The docs as written work: every shell example of the README and of docs/*.md runs in a copy of
+the project and does what it is there to show.
 
-Each subcommand has a checker in ``CHECKS`` that looks at what the command wrote or printed and
-derives what it should be from the command's own inputs (rows of the input files, the contest's
-``.out`` file, the rules reference), so a README command without a checker fails.
+A fenced block of a page whose language is a shell (```sh, ```bash) holds ``pokerpipe`` commands,
+one a line, a ``# comment`` after one if need be. Each page's commands run in order in a copy of
+the project of their own (data/raw and an empty data/processed), so that a command may use what
+one before it on the same page wrote. Each subcommand has a checker in ``CHECKS`` that looks at
+what the command wrote or printed and derives what it should be from the command's own inputs
+(rows of the input files, the contest's ``.out`` file, the rules reference), so a documented
+command without a checker fails.
+
+A block that cannot run here (an install, a scheduler on several machines) is marked in the
+source by an HTML comment on the line before its fence, which the site does not show::
+
+    <!-- not run: needs a cluster -->
+
+and a single line of a block by a trailing ``# not run: why``. Every block that is not marked
+must hold only ``pokerpipe`` commands, and every one of them runs. The block of the Commands page
+runs twice in a row in one copy, as its page says it can.
+
+The ``>>>`` examples of the same pages run as doctests, by pytest's ``--doctest-glob``
+(pyproject.toml); a test here checks that every page holding one is collected.
 """
 
 from __future__ import annotations
 
 import csv
+import fnmatch
+import functools
 import json
 import os
 import re
@@ -16,13 +34,17 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 import pytest
@@ -35,37 +57,110 @@ from .rules import RANKS, SUITS, best_value
 from .test_equity import reference_equity
 from .test_larvis import reference_strength
 
-PAGE = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
-#: Seconds one README command may take before it counts as hung (the slowest takes a few).
+#: The pages whose examples run: the README and the pages of the docs site.
+PAGES = ("README.md", *sorted(f"docs/{page.name}" for page in (ROOT / "docs").glob("*.md")))
+#: The page whose shell block holds every command, and runs twice in a row.
+COMMANDS_PAGE = "docs/commands.md"
+#: Fence languages that are shell commands.
+SHELLS = {"sh", "bash", "shell", "console", "zsh"}
+#: Seconds one documented command may take before it counts as hung (the slowest takes a few).
 COMMAND_TIMEOUT = 300
 #: Rows of a hold'em run checked against the rules reference (tests/rules.py), which is slow.
 REFERENCE_ROWS = 200
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: What a plot file starts with, by its suffix.
+PLOT_SIGNATURES = {".png": b"\x89PNG\r\n\x1a\n", ".svg": b"<?xml", ".pdf": b"%PDF"}
+
+FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<language>[^`\s]*)[ \t]*$")
+BLOCK_NOT_RUN = re.compile(r"^<!--\s*not run:\s*(?P<why>\S.*?)\s*-->$")
+LINE_NOT_RUN = re.compile(r"^not run:\s*(?P<why>\S.*)$")
 
 
-def commands_section() -> list[str]:
-    """The command lines of the first shell block of the Commands page, comments dropped."""
-    block = re.search(r"```sh\n(.*?)```", PAGE, re.S).group(1)
-    lines = [re.sub(r"\s+#.*$", "", line).strip() for line in block.splitlines()]
-    return [line for line in lines if line]
+# --- the examples of the pages ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced code block of a page."""
+
+    page: str
+    line: int  # of its opening fence, from 1
+    language: str
+    body: tuple[tuple[int, str], ...]  # (line number, text) of each line inside the fences
+    not_run: str | None  # why, when the line before the fence marks it as not run
 
 
-COMMANDS = commands_section()
+@dataclass(frozen=True)
+class Command:
+    """One command line of a shell block."""
+
+    page: str
+    line: int
+    text: str  # the command, its comment dropped
+    comment: str | None  # the text of its trailing ``# comment``
+
+    @property
+    def id(self) -> str:
+        return f"{self.page}:{self.line}"
 
 
-def readme_comment(command: str) -> str | None:
-    """The comment after ``command`` on its line of the page, if any."""
-    found = re.search(re.escape(command) + r"[ \t]+# ([^\n]*)", PAGE)
-    return found.group(1).strip() if found else None
+def page_text(page: str) -> str:
+    return (ROOT / page).read_text(encoding="utf-8")
+
+
+def blocks(page: str) -> list[Block]:
+    """The fenced code blocks of ``page``, in order."""
+    found, lines = [], page_text(page).splitlines()
+    opened: tuple[int, str] | None = None
+    body: list[tuple[int, str]] = []
+    for number, line in enumerate(lines, 1):
+        fence = FENCE.match(line)
+        if opened is None:
+            if fence:
+                assert not fence["indent"], f"{page}:{number}: an indented fence is not read: unindent it"
+                opened, body = (number, fence["language"]), []
+            continue
+        if fence and not fence["language"] and not fence["indent"]:
+            start, language = opened
+            before = next((text.strip() for text in reversed(lines[:start - 1]) if text.strip()), "")
+            marker = BLOCK_NOT_RUN.match(before)
+            found.append(Block(page, start, language, tuple(body), marker["why"] if marker else None))
+            opened = None
+        else:
+            body.append((number, line))
+    assert opened is None, f"{page}:{opened[0]}: a block that is never closed"
+    return found
+
+
+def commands(block: Block) -> list[Command]:
+    """The command lines of a shell block, but for those marked ``# not run: ...``."""
+    found = []
+    for number, line in block.body:
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        comment = re.search(r"\s+#\s*(.*)$", line)
+        text = line[:comment.start()].strip() if comment else line
+        said = comment.group(1).strip() if comment else None
+        if said and LINE_NOT_RUN.match(said):
+            continue
+        assert not text.endswith("\\"), f"{block.page}:{number}: one command a line, please"
+        found.append(Command(block.page, number, text, said))
+    return found
+
+
+BLOCKS = [block for page in PAGES for block in blocks(page)]
+RUN = [block for block in BLOCKS if block.language in SHELLS and block.not_run is None]
+COMMANDS = [command for block in RUN for command in commands(block)]
+COMMAND_BLOCK = commands(next(block for block in RUN if block.page == COMMANDS_PAGE))
 
 
 # --- what a command did ------------------------------------------------------------------------
 
 @dataclass
 class Ran:
-    """One README command after it ran: its parsed command line, its output, the files it wrote."""
+    """One documented command after it ran: its parsed command line, its output, the files it wrote."""
 
     command: str
+    comment: str | None  # what the page says after it
     name: str  # the subcommand
     params: dict  # the command line as click parses it, defaults included
     stdin: str | None  # the file after '<', if any
@@ -109,7 +204,7 @@ PHH_SUFFIXES = {".phh", ".phhs"}
 
 
 def input_files(path: Path) -> list[Path]:
-    """A `run` input as the README describes it: a file, or a folder's data files directly inside
+    """A `run` input as the docs describe it: a file, or a folder's data files directly inside
     and its hand histories (PHH files, PokerStars logs) anywhere below."""
     if path.is_file():
         return [path]
@@ -156,10 +251,6 @@ def seats(columns: list[str]) -> list[str]:
     return [name for name in columns if re.fullmatch(r"p\d+", name)]
 
 
-def is_card(text: str) -> bool:
-    return len(text) == 2 and text[0] in RANKS and text[1] in SUITS
-
-
 def reference_winners(board: list[str], holes: dict[str, str]) -> str:
     """The winning seats of a finished deal by the plain rules, as pokerpipe writes them (``1 3``)."""
     values = {int(seat[1:]): best_value(board + hole.split()) for seat, hole in holes.items() if hole}
@@ -188,36 +279,45 @@ def check_run(ran: Ran) -> None:
     assert summary["rows_read"] == summary["rows_scored"] + apart + summary["rows_rejected"]
     assert f"{summary['rows_read']:,} rows read: {summary['rows_scored']:,} scored" in ran.stderr
 
-    winners = read_text_table(ran.wrote(Path(params["outdir"]) / f"winners.{params['output_format']}"))
+    results = Path(params["outdir"]) / "winners"
+    if params["engine"] == "dask":  # one part per partition, in input order
+        parts = sorted(ran.path(results).glob(f"part-*.{params['output_format']}"))
+        winners = pa.concat_tables([read_text_table(ran.wrote(part.relative_to(ran.cwd))) for part in parts])
+        assert summary["cluster"]["partitions"] == len(parts) > 0
+    else:
+        winners = read_text_table(ran.wrote(results.with_suffix(f".{params['output_format']}")))
+    assert summary["engine"] == params["engine"]
     rejects = csv_rows(ran.wrote(Path(params["outdir"]) / "rejects.csv"))
     assert winners.num_rows == summary["rows_scored"] > 0
     assert len(rejects) == summary["rows_rejected"]
-    scored = [int(row) for row in winners["row"].to_pylist()]
+    scored = winners["row"].cast(pa.int64()).to_numpy()
     rejected = {int(reject["row"]) for reject in rejects}
-    assert scored == sorted(set(scored)) and not rejected & set(scored)
-    assert set(scored) | rejected <= set(range(1, read + 1))
+    assert (np.diff(scored) > 0).all() and not rejected & set(scored.tolist())
+    assert 1 <= scored[0] and scored[-1] <= read and all(1 <= row <= read for row in rejected)
 
-    rows = winners.to_pylist()
     if summary["expected"]:  # inputs with recorded results: each one was checked
-        recorded = [row for row in rows if row["expected"]]
+        result = "winner" if "winner" in winners.column_names else "winners"
+        pairs = zip(winners[result].to_pylist(), winners["expected"].to_pylist())
+        recorded = [(got, wanted) for got, wanted in pairs if wanted]
         assert summary["expected"]["checked"] == len(recorded) > 0
         assert summary["expected"]["mismatched"] == 0
-        result = "winner" if "winner" in winners.column_names else "winners"
-        assert [row[result] for row in recorded] == [row["expected"] for row in recorded]
+        assert all(got == wanted for got, wanted in recorded)
     else:  # the column is there all the same, empty
-        assert all(row["expected"] in ("", None) for row in rows)
+        assert all(wanted in ("", None) for wanted in winners["expected"].to_pylist())
 
     if all(file.suffix in DATA_SUFFIXES for file in files) and summary["game"] == "holdem":
-        check_deals_against_the_rules(files, rows, best_five=params["best_five"])
+        check_deals_against_the_rules(files, winners, best_five=params["best_five"])
     else:
         assert not params["best_five"], "teach check_run() --best-five on these inputs"
 
 
-def check_deals_against_the_rules(files: list[Path], winners: list[dict], *, best_five: bool) -> None:
+def check_deals_against_the_rules(files: list[Path], winners: pa.Table, *, best_five: bool) -> None:
     """The first rows' winners (and best five cards) are those of the rules reference."""
-    deals = [row for file in files for row in read_text_table(file).to_pylist()]
-    assert len(deals) == len(winners), "hold'em inputs without rejects: one winners row per deal"
-    for deal, got in list(zip(deals, winners))[:REFERENCE_ROWS]:
+    tables = [read_text_table(file) for file in files]
+    assert sum(table.num_rows for table in tables) == winners.num_rows, \
+        "hold'em inputs without rejects: one winners row per deal"
+    deals = [row for table in tables for row in table.slice(0, REFERENCE_ROWS).to_pylist()][:REFERENCE_ROWS]
+    for deal, got in zip(deals, winners.slice(0, REFERENCE_ROWS).to_pylist()):
         board = deal["board"].split()
         holes = {seat: deal[seat] or "" for seat in seats(list(deal))}
         assert got["winners"] == reference_winners(board, holes), (deal, got)
@@ -243,17 +343,23 @@ def check_generate(ran: Ran) -> None:
     assert f"{params['rows']:,}" in ran.stderr
     assert params["game"] == "holdem", "teach check_generate() this game"
     assert table.column_names == ["board", *(f"p{seat}" for seat in range(1, params["players"] + 1))]
-    for deal in table.to_pylist():
-        cards = " ".join(deal.values()).split()
-        assert len(deal["board"].split()) == 5 and all(len(deal[s].split()) == 2 for s in seats(list(deal)))
-        assert all(map(is_card, cards)) and len(set(cards)) == len(cards), deal
+    # Five cards on every board and two in every seat, each a card of the deck, none dealt twice.
+    deck = pa.array([rank + suit for rank in RANKS for suit in SUITS])
+    dealt = []
+    for name in table.column_names:
+        words, size = pc.split_pattern(table[name], " "), 5 if name == "board" else 2
+        assert pc.all(pc.equal(pc.list_value_length(words), size)).as_py(), f"{name}: not {size} cards"
+        codes = pc.index_in(pc.list_flatten(words), value_set=deck)
+        assert codes.null_count == 0, f"{name}: a card that is not one"
+        dealt.append(codes.to_numpy().reshape(-1, size))
+    assert (np.diff(np.sort(np.hstack(dealt), axis=1), axis=1) > 0).all(), "a card dealt twice"
 
 
 def check_compare(ran: Ran) -> None:
     params = ran.params
     hand1, hand2 = (params["hand1"], params["hand2"]) if params["hand1"] else params["hands"]
-    said = readme_comment(ran.command)
-    assert said, f"{ran.command}: the README says what compare prints in a comment"
+    said = ran.comment
+    assert said, f"{ran.command}: the page says what compare prints in a comment"
     printed = ran.stdout.strip()
     assert re.match(r"(Tie|Hand 1|Hand 2)\b", said).group(1) == printed, (said, printed)
     one, two = reference_strength(hand1), reference_strength(hand2)
@@ -281,7 +387,18 @@ def check_stats(ran: Ran) -> None:
     first_seats = sum(int(row["count"]) for row in categories if row["scope"] == "first_seat")
     assert first_seats == summary["rows_scored"]  # one first seat per deal
     if ran.params["plot_path"]:
-        assert ran.wrote(ran.params["plot_path"]).read_bytes().startswith(PNG_SIGNATURE)
+        plot = ran.wrote(ran.params["plot_path"])
+        assert plot.read_bytes().startswith(PLOT_SIGNATURES[plot.suffix]), plot
+
+
+def equity_of(board: list[str], hands: list[list[str]]) -> list:
+    """The rules reference's equity of a deal, worked out once (the Commands block runs twice)."""
+    return _equity_of(tuple(board), tuple(map(tuple, hands)))
+
+
+@functools.cache
+def _equity_of(board: tuple[str, ...], hands: tuple[tuple[str, ...], ...]) -> list:
+    return reference_equity(list(board), [list(hand) for hand in hands])
 
 
 def check_equity(ran: Ran) -> None:
@@ -313,7 +430,7 @@ def check_equity(ran: Ran) -> None:
         got = [float(row[f"{seat}_equity"]) for seat in hands]
         assert sum(got) == pytest.approx(1), row
         if exact:
-            reference = reference_equity(board, list(hands.values()))
+            reference = equity_of(board, list(hands.values()))
             assert got == pytest.approx([float(share) for share in reference]), (spot, row)
             assert all(row[f"{seat}_equity_se"] in ("", None) for seat in hands), row
         else:
@@ -324,7 +441,7 @@ def check_one_deal_equity(ran: Ran) -> None:
     hands = [[hand[i:i + 2] for i in range(0, len(hand), 2)] for hand in ran.params["hands"]]
     board = ran.params["board"].split()
     assert len(board) >= 3, "teach check_one_deal_equity() sampled (preflop) deals"
-    reference = reference_equity(board, hands)
+    reference = equity_of(board, hands)
     lines = ran.stdout.splitlines()
     assert len(lines) == len(hands)
     for line, hand, share in zip(lines, hands, reference):
@@ -345,35 +462,168 @@ CHECKS: dict[str, Callable[[Ran], None]] = {
 }
 
 
-# --- the tests ---------------------------------------------------------------------------------
+# --- running a page's commands ----------------------------------------------------------------
 
-def test_the_section_has_every_command():
-    used = {parse(line)[0] for line in COMMANDS}
-    assert used == set(cli.commands)
+def execute(command: Command, cwd: Path) -> None:
+    """Run one documented command in ``cwd``: it must exit with 0 and pass its checker."""
+    name, args, stdin = parse(command.text)
+    assert name in CHECKS, f"{command.id}: no checker for `pokerpipe {name}`: add one to CHECKS"
+    # Where `make run` installs pokerpipe, the interpreter running these tests lives.
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    before = files_under(cwd)
+    done = subprocess.run(["bash", "-c", command.text], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=COMMAND_TIMEOUT)
+    assert done.returncode == 0, f"{command.id}: {command.text}\n{done.stdout[-1000:]}\n{done.stderr[-2000:]}"
+    assert "Traceback" not in done.stderr, f"{command.id}: {done.stderr[-2000:]}"
+    after = files_under(cwd)
+    written = {path for path, stat in after.items() if before.get(path) != stat}
+    here = Path.cwd()
+    os.chdir(cwd)  # the command line's paths are relative to it
+    try:
+        params = cli.commands[name].make_context(name, list(args)).params
+    finally:
+        os.chdir(here)
+    CHECKS[name](Ran(command.text, command.comment, name, params, stdin, done.stdout, done.stderr, cwd,
+                     written))
+
+
+@dataclass
+class PageCopy:
+    """A copy of the project's data in which one page's commands run, in the page's order."""
+
+    folder: Path
+    commands: list[Command]
+    failed: dict[Command, str] = field(default_factory=dict)
+    done: set[Command] = field(default_factory=set)
+
+    def run_through(self, command: Command) -> None:
+        """Run ``command``, after those before it on the page that have not run yet."""
+        for earlier in self.commands[:self.commands.index(command) + 1]:
+            if earlier in self.done:
+                continue
+            self.done.add(earlier)
+            try:
+                execute(earlier, self.folder)
+            except BaseException as error:
+                self.failed[earlier] = str(error)
+                if earlier == command:
+                    raise
+                pytest.fail(f"{earlier.id}, which comes before {command.id}, failed:\n{error}")
+        if command in self.failed:
+            pytest.fail(f"{command.id} failed:\n{self.failed[command]}")
 
 
 @pytest.fixture(scope="module")
-def project_copy(tmp_path_factory) -> Path:
-    """The project's data folder as `make run` leaves it: data/raw and an empty data/processed."""
-    copy = tmp_path_factory.mktemp("readme")
-    shutil.copytree(ROOT / "data" / "raw", copy / "data" / "raw")
-    (copy / "data" / "processed").mkdir()
+def copies(tmp_path_factory) -> Callable[[str], PageCopy]:
+    """The copy of each page: the project's data folder as `make run` leaves it, data/raw and an
+    empty data/processed."""
+    made: dict[str, PageCopy] = {}
+
+    def copy(page: str) -> PageCopy:
+        if page not in made:
+            folder = tmp_path_factory.mktemp(re.sub(r"\W", "-", page))
+            shutil.copytree(ROOT / "data" / "raw", folder / "data" / "raw")
+            (folder / "data" / "processed").mkdir()
+            made[page] = PageCopy(folder, [command for command in COMMANDS if command.page == page])
+        return made[page]
+
     return copy
 
 
-@pytest.mark.parametrize("command", COMMANDS)
-def test_readme_command_runs(project_copy, command, monkeypatch):
-    name, args, stdin = parse(command)
-    assert name in CHECKS, f"no checker for `pokerpipe {name}`: add one to CHECKS"
-    # Where `make run` installs pokerpipe, the interpreter running these tests lives.
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    before = files_under(project_copy)
-    done = subprocess.run(["bash", "-c", command], cwd=project_copy, env=env, capture_output=True,
-                          text=True, timeout=COMMAND_TIMEOUT)
-    assert done.returncode == 0, f"{command}\n{done.stdout[-1000:]}\n{done.stderr[-2000:]}"
-    assert "Traceback" not in done.stderr
-    after = files_under(project_copy)
-    written = {path for path, stat in after.items() if before.get(path) != stat}
-    monkeypatch.chdir(project_copy)  # the command line's paths are relative to it
-    params = cli.commands[name].make_context(name, list(args)).params
-    CHECKS[name](Ran(command, name, params, stdin, done.stdout, done.stderr, project_copy, written))
+# --- the tests ---------------------------------------------------------------------------------
+
+def test_every_fence_names_its_language():
+    unnamed = [f"{block.page}:{block.line}" for block in BLOCKS if not block.language]
+    assert not unnamed, f"fences without a language (sh, python, text...): {unnamed}"
+
+
+def test_the_marks_sit_before_a_shell_block():
+    """A mark (a line of its own) that is not on the line before a shell block's fence marks
+    nothing: a mark left behind when its block moved, or one a paragraph parts from its block."""
+    marked = Counter(block.page for block in BLOCKS if block.not_run is not None)
+    for page in PAGES:
+        marks = [line for line in page_text(page).splitlines() if BLOCK_NOT_RUN.match(line.strip())]
+        assert len(marks) == marked[page], page
+    assert all(block.language in SHELLS for block in BLOCKS if block.not_run is not None)
+
+
+def test_unmarked_shell_blocks_hold_pokerpipe_commands():
+    for block in RUN:
+        found = commands(block)
+        assert found, f"{block.page}:{block.line}: a shell block with no command"
+        others = [command.id for command in found if shlex.split(command.text)[0] != "pokerpipe"]
+        assert not others, (f"{others}: not a pokerpipe command; mark the block `<!-- not run: why -->`"
+                            " on the line before its fence, or the line `# not run: why`")
+
+
+def test_the_command_block_has_every_command():
+    assert {parse(command.text)[0] for command in COMMAND_BLOCK} == set(cli.commands)
+
+
+def test_the_readme_has_an_example_of_every_command():
+    examples = [command for command in COMMANDS if command.page == "README.md"]
+    assert {parse(command.text)[0] for command in examples} == set(cli.commands)
+
+
+def test_every_page_with_examples_is_a_doctest():
+    """pytest collects every page that holds a ``>>>`` example, by a --doctest-glob and a testpath."""
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]
+    options = options["ini_options"]
+    globs = re.findall(r"--doctest-glob=(\S+)", options["addopts"])
+    for page in PAGES:
+        if ">>>" not in page_text(page):
+            continue
+        name = page if "/" in page else Path(page).name
+        assert any(fnmatch.fnmatch(name if "/" in glob else Path(page).name, glob) for glob in globs), page
+        assert any(page == path or page.startswith(f"{path}/") for path in options["testpaths"]), page
+
+
+def slug(heading: str) -> str:
+    """The anchor of a heading, as the site's Markdown (and GitHub, for these headings) makes it."""
+    text = unicodedata.normalize("NFKD", heading.replace("`", "")).encode("ascii", "ignore").decode()
+    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", text).strip().lower())
+
+
+def test_the_readme_links_lead_somewhere():
+    """The README is no page of the site, whose build checks the links of its pages: its own
+    relative links and their anchors are checked here."""
+    for target in re.findall(r"\]\(([^)\s]+)\)", page_text("README.md")):
+        if re.match(r"\w+://", target):
+            continue
+        path, _, anchor = target.partition("#")
+        assert (ROOT / path).exists(), target
+        if anchor:
+            headings = re.findall(r"^#+ (.+)$", (ROOT / path).read_text(encoding="utf-8"), re.M)
+            assert anchor in {slug(heading) for heading in headings}, target
+
+
+def test_make_clean_removes_what_the_examples_write():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = re.search(r"^clean:.*?\n\n", makefile, re.M | re.S).group(0)
+    cleaned = set(re.findall(r"\$\(PROCESSED\)/([\w.-]+)", recipe))
+    written = set(re.findall(r"data/processed/([\w.-]+)", " ".join(command.text for command in COMMANDS)))
+    assert written <= cleaned, f"add to make clean: {sorted(written - cleaned)}"
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=[command.id for command in COMMANDS])
+def test_documented_command_runs(copies, command):
+    copies(command.page).run_through(command)
+
+
+def test_the_command_block_runs_twice_in_a_row(copies):
+    """The second pass of the Commands page's block, in the copy where the tests above ran the
+    first: every command exits with 0 and passes its checker again."""
+    copy = copies(COMMANDS_PAGE)
+    copy.run_through(COMMAND_BLOCK[-1])  # the first pass, where the tests above have not run it
+    assert not copy.failed, f"the first pass failed: {sorted(command.id for command in copy.failed)}"
+    for command in COMMAND_BLOCK:
+        execute(command, copy.folder)
+
+
+def test_every_unmarked_block_ran(copies):
+    """Every command of every unmarked shell block ran, and passed (those not selected run now)."""
+    for page in PAGES:
+        copy = copies(page)
+        for command in copy.commands:
+            copy.run_through(command)
+        assert copy.done == set(copy.commands) and not copy.failed, page
