@@ -10,6 +10,7 @@ RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 LINT_STAMP := $(VENV)/.installed-lint
 BENCH_STAMP := $(VENV)/.installed-bench
+DOCS_STAMP := $(VENV)/.installed-docs
 RAW := data/raw
 PROCESSED := data/processed
 
@@ -33,6 +34,11 @@ $(TEST_STAMP): $(RUN_STAMP)
 # they would be Any, and it would report what does not hold with them.
 $(LINT_STAMP): $(RUN_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[lint,dask,polars]'
+	@touch $@
+
+# The docs site's tool.
+$(DOCS_STAMP): $(RUN_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
 	@touch $@
 
 # bench_cores.py times the dask engine.
@@ -75,6 +81,10 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench_equity.py
 	$(BIN)/python bench/bench_bad_bytes.py
 
+## Build the docs site into site/ (MkDocs, strict: a broken link or reference fails the build)
+docs: $(DOCS_STAMP)
+	$(BIN)/mkdocs build --strict --site-dir site
+
 ## Execute every notebook headless; each executed copy, plots included, goes to data/processed/notebook/
 notebooks: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q tests/test_notebooks.py
@@ -92,11 +102,11 @@ clean:
 	rm -rf $(PROCESSED)/more.parquet $(PROCESSED)/archive $(PROCESSED)/phh-audit $(PROCESSED)/stars-audit \
 		$(PROCESSED)/categories.png $(PROCESSED)/equity $(PROCESSED)/described $(PROCESSED)/random.parquet \
 		$(PROCESSED)/random $(PROCESSED)/deals.svg $(PROCESSED)/deals-dask
-	rm -rf .pytest_cache .hypothesis .mypy_cache
+	rm -rf .pytest_cache .hypothesis .mypy_cache site
 	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 
 ## Show this help
 help:
 	@awk '/^## /{desc=substr($$0,4); next} /^[a-zA-Z_-]+:/{if(desc){split($$1,t,":"); printf "  \033[36m%-12s\033[0m %s\n", t[1], desc}; desc=""}' $(MAKEFILE_LIST)
 
-.PHONY: install run test test-all test-install bench notebooks lint clean help
+.PHONY: install run test test-all test-install bench docs notebooks lint clean help
