@@ -100,7 +100,7 @@ clean:
 		$(PROCESSED)/notebook
 	@# and what the examples of the README and docs/ write
 	rm -rf $(PROCESSED)/more.parquet $(PROCESSED)/archive $(PROCESSED)/phh-audit $(PROCESSED)/stars-audit \
-		$(PROCESSED)/categories.png $(PROCESSED)/equity $(PROCESSED)/described $(PROCESSED)/random.parquet \
+		$(PROCESSED)/categories.png $(PROCESSED)/equity $(PROCESSED)/described $(PROCESSED)/phh-checked $(PROCESSED)/tagged $(PROCESSED)/random.parquet \
 		$(PROCESSED)/random $(PROCESSED)/deals.svg $(PROCESSED)/deals-dask
 	rm -rf .pytest_cache .hypothesis .mypy_cache site
 	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +

@@ -309,6 +309,23 @@ def check_run(ran: Ran) -> None:
         check_deals_against_the_rules(files, winners, best_five=params["best_five"])
     else:
         assert not params["best_five"], "teach check_run() --best-five on these inputs"
+    check_kept(params, files, winners)
+    limit = 0 if params["strict"] else params["max_rejects"]
+    if limit is not None:  # the run exited 0: it stayed within its limit
+        assert summary["rows_rejected"] <= limit and not (params["strict"] and summary["skipped_inputs"])
+
+
+def check_kept(params: dict, files: list[Path], winners: pa.Table) -> None:
+    """The --keep columns end the winners, each row's values those of its input row."""
+    kept = list(params["keep"])
+    assert not params["keep_all"], "teach check_kept() --keep-all"
+    if not kept:
+        return
+    assert len(files) == 1 and files[0].suffix == ".csv", "teach check_kept() these inputs"
+    assert winners.column_names[-len(kept):] == kept
+    deals = read_text_table(files[0]).to_pylist()  # row r is the r-th data row: no blank lines here
+    rows = winners["row"].cast(pa.int64()).to_pylist()
+    assert winners.select(kept).to_pylist() == [{name: deals[row - 1][name] for name in kept} for row in rows]
 
 
 def check_deals_against_the_rules(files: list[Path], winners: pa.Table, *, best_five: bool) -> None:
