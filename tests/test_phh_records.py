@@ -35,7 +35,7 @@ from pipeline.formats.readers import open_source
 
 from .conftest import DATA, PhhHand, PhhRun, phhs_text, run_phh, toml_text
 from .test_phh import recorded_winners, replay, showdown_winners
-from .test_phh_reference import AUTOMATIONS, Chips, chips_of, play_randomly, pokerkit_chips
+from .test_phh_reference import AUTOMATIONS, DECK, Chips, chips_of, play_randomly, pokerkit_chips
 from .test_phh_syntax import rules_by_table, rules_outcome
 
 HANDHQ = DATA / "phh" / "handhq_30.phhs"
@@ -547,3 +547,56 @@ def test_random_hands_with_reversed_blinds_or_straddles_put_in_what_pokerkit_say
     summary = run_phh([path], tmp_path / "out").summary
     assert summary["expected"]["mismatched"] == 0 and summary["rows_rejected"] == 0
     assert summary["expected"]["checked"] > 0
+
+
+# --- posts: a negative entry of blinds_or_straddles -------------------------------------------
+
+POSTS = DATA / "phh" / "posts.phhs"
+
+
+def test_a_recorded_post_is_read_as_live_money_not_rejected(tmp_path: Path) -> None:
+    # The HandHQ hand: blinds 0.10/0.25, p7 posts the big blind (-0.25) on being seated, p3
+    # raises to 1 and everyone folds.  Before, it was rejected as "blind or straddle of p7 is
+    # negative".
+    run = run_phh([POSTS], tmp_path / "out")
+    assert run.rejects.empty and run.summary["rows_without_showdown"] == 1
+    (hands,) = list(phh.read_hands(open_source(POSTS)))
+    result = phh.replay(hands)
+    assert result.rejections.problem[0] is None
+    # What each put in, worked out from the actions: the post is lost with p7's fold, and 0.75 of
+    # p3's raise to 1, which no one called, goes back to p3.
+    assert result.contributed[0, :10].tolist() == pytest.approx([0.10, 0.25, 0.25, 0, 0, 0, 0.25, 0, 0, 0])
+    # Received as the record says: p3's winnings, the blinds, the post and its raise.
+    assert result.received[0, :10].tolist() == pytest.approx([0, 0, 1.60, 0, 0, 0, 0, 0, 0, 0])
+
+
+@pytest.mark.parametrize("post", [100, 40, 250])
+def test_a_post_counts_toward_its_players_bet_as_pokerkit_plays_it(tmp_path: Path, post: int) -> None:
+    # Blinds 50/100 and a post by p4 of a big blind, less or more: p3 raises to 600 and p4 calls.
+    # Live money: p4's call tops its post up to 600 (pokerkit's reading), never adds 600 to it.
+    game = NoLimitTexasHoldem(AUTOMATIONS, True, 0, [50, 100, 0, -post, 0], 100, mode=Mode.CASH_GAME)
+    state = game([10_000] * 5, 5)
+    rng = random.Random(post)
+    deck = rng.sample(DECK, len(DECK))
+    while state.can_deal_hole():
+        state.deal_hole(deck.pop())
+    state.complete_bet_or_raise_to(600)  # p3
+    state.check_or_call()  # p4
+    for _ in range(3):  # p5, p1, p2
+        state.fold()
+    play_randomly(state, rng, fold=0, raise_to=0)  # checked down to the showdown
+    history = HandHistory.from_game_state(game, state)
+    history.finishing_stacks = list(state.stacks)
+    path = tmp_path / "post.phh"
+    path.write_text(history.dumps())
+    assert "-" + str(post) in path.read_text()
+    (hands,) = list(phh.read_hands(open_source(path)))
+    result = phh.replay(hands)
+    assert result.rejections.problem[0] is None, result.rejections.problem[0]
+    theirs = chips_of(state)
+    assert result.contributed[0, :5].tolist() == theirs.contributed
+    assert result.received[0, :5].tolist() == theirs.received
+    assert result.contributed[0, 3] == 600
+    run = run_phh([path], tmp_path / "out")
+    assert run.rejects.empty and run.summary["expected"]["mismatched"] == 0
+    assert run.summary["expected"]["checked"] == 1

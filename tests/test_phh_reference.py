@@ -255,7 +255,8 @@ def random_hand(rng: random.Random) -> tuple[str, Chips]:
     included, and its chips (:func:`chips_of`).
 
     Three to nine players (the heads-up blind order is left to a later
-    change) and two blinds, no straddle; no ante, equal antes or a big blind
+    change) and two blinds, no straddle, and in some hands a post (a
+    negative blind, live money) by a later seat; no ante, equal antes or a big blind
     ante; stacks from one chip to 200 big blinds, so that blinds and antes
     are posted short, players go all in and side pots are split; no-limit or
     fixed-limit.  A big blind ante is dead money (``ante_trimming_status =
@@ -268,6 +269,8 @@ def random_hand(rng: random.Random) -> tuple[str, Chips]:
              "big blind": [0, 100] + [0] * (players - 2)}[kind]
     trimming = kind != "big blind" and rng.random() < 0.5
     blinds = [50, 100] + [0] * (players - 2)
+    if players >= 4 and rng.random() < 0.2:  # a post: a player just seated pays to play at once
+        blinds[rng.randrange(3, players)] = -rng.choice([50, 100, 200])
     stacks = [rng.choice([rng.randint(1, 300), rng.randint(300, 3000), rng.randint(3000, 20000)])
               for _ in range(players)]
     if rng.random() < 0.2:
@@ -303,8 +306,9 @@ def test_random_legal_hands_contribute_and_receive_as_pokerkit_says(tmp_path: Pa
         kinds["side pots won apart"] += theirs.pots > 1
         kinds["won by folds"] += theirs.won_by_folds
         kinds["big blind ante"] += "antes = [0, 100" in text
+        kinds["post"] += ", -" in text.split("blinds_or_straddles", 1)[1].split("\n", 1)[0]
     assert not disagreements, "\n".join(map(str, disagreements[:5]))
-    assert min(kinds["side pots won apart"], kinds["won by folds"], kinds["big blind ante"]) \
+    assert min(kinds["side pots won apart"], kinds["won by folds"], kinds["big blind ante"], kinds["post"]) \
         >= RANDOM_HANDS // 10, kinds
     # pokerkit decided the pots; pokerpipe's own evaluator names the same winners where the
     # chips can check them (one pot).

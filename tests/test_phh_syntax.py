@@ -560,12 +560,14 @@ def impossible_hand(*, stacks: str = "1000, 1000, 1000", bet: str = "500", antes
     # 500 went in before the flop: 500 is left, a bet to 501 cannot be made (500 is all in).
     ({"bet": "501"}, ("501", "stack")),
     ({"stacks": "1000, -5, 1000"}, ("p2", "negative")),
-    # Chips that are not a number, and forced bets that are negative or unknown (inf: a stack
-    # may be unknown, a blind may not): a mismatch or a scored hand if let through.
+    # Chips that are not a number, antes that are negative, and forced bets that are unknown
+    # (inf: a stack may be unknown, a blind may not): a mismatch or a scored hand if let through.
+    # A negative blind is a post, not a fault (test_phh_records).
     ({"stacks": "1000, 1000, nan"}, ("p3", "not a number")),
     ({"blinds": "nan, 10, 0"}, ("blind", "not a number")),
-    ({"blinds": "5, -10, 0"}, ("blind", "negative")),
-    ({"antes": "0, -inf, 0"}, ("ante", "negative")),
+    ({"blinds": "5, -inf, 0"}, ("blind", "unknown")),
+    ({"antes": "0, -10, 0"}, ("ante", "negative")),
+    ({"antes": "0, -inf, 0"}, ("ante", "unknown")),
     ({"antes": "inf, 0, 0"}, ("ante", "unknown")),
 ])
 @pytest.mark.filterwarnings("error::RuntimeWarning")  # the group's replay meets no NaN on the way

@@ -1325,13 +1325,16 @@ def check_fields(hands: Hands, rejections: Rejections) -> Fields:
         Gets a reason for a variant other than :data:`VARIANTS`, fewer than
         two or more than ten starting stacks, a list of antes, blinds,
         finishing stacks or winnings of another length than the stacks, a
-        starting stack that is negative or NaN, and an ante or blind that is
-        negative, NaN or infinite.
+        starting stack that is negative or NaN, an ante that is negative,
+        NaN or infinite, and a blind that is NaN or infinite.  A negative
+        blind is a post (see the returned ``blind``).
 
     Returns
     -------
     Fields
-        The variant, number of players and per-seat numbers of every hand.
+        The variant, number of players and per-seat numbers of every hand;
+        a post (a negative entry of ``blinds_or_straddles``) is given as the
+        blind of its size: live money, as pokerkit posts it.
     """
     variant = np.array(hands.variant, dtype=object)
     if None in hands.variant:
@@ -1352,20 +1355,23 @@ def check_fields(hands: Hands, rejections: Rejections) -> Fields:
     seated = np.arange(_SEATS) < np.minimum(players, _SEATS)[:, None]
     stack = _padded(*hands.numbers["starting_stacks"])
     ante, blind = _padded(*hands.numbers["antes"]), _padded(*hands.numbers["blinds_or_straddles"])
-    # Chips are never negative nor NaN; a stack may be unknown (inf), a forced bet may not.
+    # Chips are never negative nor NaN; a stack may be unknown (inf), a forced bet may not.  A
+    # negative blind is a post: the chips a player just seated pays to play at once, without
+    # waiting for the big blind to reach it (pokerkit's reading); live money, as a blind is.
     for name, values, wrong in (("starting stack", stack, (stack < 0) | np.isnan(stack)),
                                 ("ante", ante, ~(ante >= 0) | np.isinf(ante)),
-                                ("blind or straddle", blind, ~(blind >= 0) | np.isinf(blind))):
+                                ("blind or straddle", blind, ~np.isfinite(blind))):
         rows, seats = np.nonzero(wrong & seated)
 
         def impossible(i: int, row: np.intp, name: str = name, values: np.ndarray = values,
                        seats: np.ndarray = seats) -> str:
             value = values[row, seats[i]]
-            what = "not a number" if np.isnan(value) else "negative" if value < 0 else "unknown"
+            what = "not a number" if np.isnan(value) else "unknown" if np.isinf(value) else "negative"
             return f"{name} of p{seats[i] + 1} is {what} ({value:g})"
 
         rejections.reject(rows, impossible)
         values[rows, seats] = 0.0  # the hand is out; the group's replay meets no NaN
+    np.abs(blind, out=blind)  # a post is posted as a blind of its size
     return Fields(variant=variant, players=players, stack=stack, ante=ante, blind=blind, seated=seated)
 
 
