@@ -9,6 +9,8 @@ The package is built in layers, each importing only the layers below it:
   (:mod:`pipeline.poker.larvis`, :mod:`pipeline.poker.holdem`), best five,
   descriptions, exact counts;
 * :mod:`pipeline.games`: the game interface and each game's rules;
+* :mod:`pipeline.hands`: the poker facts of recorded hands, whatever their
+  format (positions);
 * :mod:`pipeline.formats`: readers of every input format, writers, publishing;
 * :mod:`pipeline.runs`: the run, its engines (threads, dask), equity, the
   library face, ``generate`` and the statistics reports;

@@ -1,7 +1,7 @@
 """Runs: the pipeline put together, read -> score -> write, on every core or a cluster.
 
-Layer 4 of the package, under the command line.  Modules here import the
-formats, the games, pure evaluation and the foundation modules:
+Layer 5 of the package, under the command line.  Modules here import the
+formats, the recorded hands, the games, pure evaluation and the foundation modules:
 :mod:`~pipeline.runs.threads` and :mod:`~pipeline.runs.runner` (the run, the
 base it shares with equity, and the local engine), then :mod:`~pipeline.runs.cluster` (dask),
 :mod:`~pipeline.runs.equity`, :mod:`~pipeline.runs.api` (the library face),
