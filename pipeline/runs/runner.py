@@ -319,16 +319,23 @@ def conformed(table: pa.Table, template: pa.Table) -> pa.Table:
     """
     have = set(table.column_names)
     columns = []
+    # One empty column per type, shared by every column of that type the table lacks: the seven
+    # hand-history columns of a deal archive's winners would otherwise take 1 MiB each per batch.
+    empty: dict[tuple[pa.DataType, int], pa.Array] = {}
     for wanted, like in zip(template.schema, template.columns):
         kind = wanted.type
         if wanted.name in have:
             columns.append(table.column(wanted.name).cast(kind))
-        elif pa.types.is_dictionary(kind):
+            continue
+        dictionary = None
+        if pa.types.is_dictionary(kind):  # shared only with columns of the same dictionary
             dictionary = like.chunk(0).dictionary if like.num_chunks else pa.array([], kind.value_type)
-            columns.append(pa.DictionaryArray.from_arrays(pa.nulls(table.num_rows, kind.index_type),
-                                                          dictionary, ordered=kind.ordered))
-        else:
-            columns.append(pa.nulls(table.num_rows, kind))
+        key = (kind, id(dictionary))
+        if key not in empty:
+            empty[key] = pa.nulls(table.num_rows, kind) if dictionary is None else \
+                pa.DictionaryArray.from_arrays(pa.nulls(table.num_rows, kind.index_type), dictionary,
+                                               ordered=kind.ordered)
+        columns.append(empty[key])
     return pa.table(columns, schema=template.schema)
 
 
