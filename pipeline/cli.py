@@ -18,6 +18,7 @@ from __future__ import annotations
 import gc
 import json
 import sys
+import threading
 import time
 from collections import Counter
 from typing import Any
@@ -103,13 +104,20 @@ def cli() -> None:
 
 
 class _Progress:
-    """A one-line progress report on stderr, at most a few times a second."""
+    """A one-line progress report on stderr, at most a few times a second.
+
+    The run reports its progress from the thread that writes its outputs,
+    and the main thread clears the line before it says anything else (a
+    reject, an error, a stop): one lock keeps the two from interleaving,
+    and once :meth:`close` is called with ``final`` no line is shown again.
+    """
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
         self.started = time.monotonic()
         self.shown = 0.0
         self.width = 0  # of the line shown last
+        self._lock = threading.Lock()
 
     def __call__(self, rows: int, rate: float) -> None:
         self.show(f"{rows:,} rows  {rate:,.0f} rows/s")
@@ -121,21 +129,25 @@ class _Progress:
 
     def show(self, line: str, *, after: float = 0.0) -> None:
         """Write ``line`` over the last one, once ``after`` seconds have passed since the start."""
-        now = time.monotonic()
-        if self.enabled and now - self.started >= after and now - self.shown >= 0.25:
-            self.shown = now
-            # Padded to the last line's width: a shorter line leaves none of it behind.
-            text = f"{line:<{self.width}}"
-            click.echo(f"\r{text}", err=True, nl=False)
-            self.width = len(text)
+        with self._lock:
+            now = time.monotonic()
+            if self.enabled and now - self.started >= after and now - self.shown >= 0.25:
+                # Padded to the last line's width: a shorter line leaves none of it behind.
+                text = f"{line:<{self.width}}"
+                self.shown, self.width = now, len(text)
+                click.echo(f"\r{text}", err=True, nl=False)
 
-    def close(self) -> None:
+    def close(self, *, final: bool = False) -> None:
         """Clear the progress line, so that what is said next (a reject, the closing line, a stop
-        or an error) starts a line of its own and no figure of the progress is left beside it."""
-        if self.shown:
-            click.echo("\r" + " " * self.width + "\r", err=True, nl=False)
-            self.shown = 0.0
-            self.width = 0
+        or an error) starts a line of its own and no figure of the progress is left beside it;
+        ``final``: and show none again."""
+        with self._lock:
+            if final:
+                self.enabled = False
+            if self.shown:
+                click.echo("\r" + " " * self.width + "\r", err=True, nl=False)
+                self.shown = 0.0
+                self.width = 0
 
 
 class _Report:
@@ -349,7 +361,7 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
     except PokerpipeError as error:
         raise _one_line(error) from None
     finally:  # an error, a stop signal: what is said next starts a line of its own
-        report.progress.close()
+        report.progress.close(final=True)
     report.close(outdir, summary)
     _check_rejects(summary, outdir, limit, strict=strict)  # status 3 wins over a mismatch's 1
     expected = summary["expected"]
@@ -409,7 +421,7 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
         except PokerpipeError as error:
             raise BadInput(str(error)) from None
         finally:
-            progress.close()
+            progress.close(final=True)
         for seat, hand in enumerate(hands):
             spread = "" if result.exact[0] else f" ± {result.se[0, seat]:.4f}"
             click.echo(f"{notation.spaced_cards(hand)}  {result.equity[0, seat]:.4f}{spread}")
@@ -428,7 +440,7 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
     except PokerpipeError as error:
         raise _one_line(error) from None
     finally:
-        report.progress.close()
+        report.progress.close(final=True)
     report.close(outdir, summary)
     _check_rejects(summary, outdir, limit, strict=strict)
 

@@ -137,3 +137,14 @@ def test_a_shorter_progress_line_leaves_nothing_of_a_longer_one(capsys):
     frames = written.split("\r")[1:]
     assert frames[1].startswith("9 rows  1 rows/s") and len(frames[1]) == len(frames[0])
     assert frames[2] == " " * len(frames[0]) and frames[3] == ""
+
+
+def test_no_progress_line_after_the_last_clear(capsys):
+    # The writer thread may report progress after the main thread cleared the line for a stop or
+    # an error: once closed for good, nothing more is shown.
+    progress = command_line._Progress(enabled=True)
+    progress.show("5 rows  5 rows/s")
+    progress.close(final=True)
+    progress.show("6 rows  6 rows/s")
+    progress.close()
+    assert capsys.readouterr().err == "\r5 rows  5 rows/s\r" + " " * 16 + "\r"

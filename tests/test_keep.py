@@ -171,3 +171,16 @@ def test_generated_archives_keep_nothing_unasked(runner, tmp_path):
     plain = tmp_path / "plain"
     assert invoke(runner, "run", archive, "-o", plain, "--format", "parquet", "-q").exit_code == 0
     assert pq.read_schema(out / "winners.parquet").names == pq.read_schema(plain / "winners.parquet").names
+
+
+def test_hand_histories_beside_a_deal_archive_leave_kept_columns_empty(runner, tmp_path):
+    deals = tmp_path / "deals.csv"
+    deals.write_text("site,board,p1,p2\nS,Ah Kd 2c 3s 9h,As Ad,Kc Ks\n")
+    out = tmp_path / "out"
+    inputs = [deals, RAW / "phh" / "dwan-ivey-2009.phh", RAW / "pokerstars"]
+    for option in (["--keep", "site"], ["--keep-all"]):
+        result = invoke(runner, "run", *inputs, "-o", out, "--format", "parquet", *option, "-q")
+        assert result.exit_code == 0, result.output
+        winners = pq.read_table(out / "winners.parquet")
+        assert winners.column("site").to_pylist() == ["S"] + [None] * (winners.num_rows - 1)
+        assert winners.num_rows > 2

@@ -258,8 +258,8 @@ class Scoring:
     def carry(self, results: pa.Table, table: pa.Table, chosen: pa.Array) -> pa.Table:
         """``results`` with the kept columns of the rows of ``table`` that ``chosen`` selects."""
         for kept in self.kept:
-            column = table.column(kept.name)
-            if column.null_count == len(column):  # an input without it: read as null text
+            column = table.column(kept.name) if kept.name in table.column_names else None
+            if column is None or column.null_count == len(column):  # an input without it
                 values = pa.nulls(int(pc.sum(chosen).as_py() or 0), kept.type)
             else:
                 values = column.filter(chosen).cast(kept.type)
