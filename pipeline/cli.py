@@ -317,7 +317,9 @@ def _check_rejects(summary: dict[str, Any], outdir: str, limit: int | None, *, s
               help="Add each hand's best five cards (pN_best) and its description (pN_hand).")
 @_keep_options
 @_reject_options
-@click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress line, reject lines or closing line on stderr (inputs passed over are "
+                   "still named).")
 def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | None,
         batch_rows: int, threads: int | None, engine: str, scheduler: str | None, connect_timeout: float,
         best_five: bool, keep: tuple[str, ...], keep_all: bool, max_rejects: int | None, strict: bool,
@@ -393,7 +395,9 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
               show_default=True, help="Rows read at a time; bounds memory.")
 @_keep_options
 @_reject_options
-@click.option("-q", "--quiet", is_flag=True, help="No progress line and no reject lines on stderr.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress line, reject lines or closing line on stderr (inputs passed over are "
+                   "still named).")
 def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hands: tuple[str, ...],
            board: str, samples: int, seed: int, exact: bool, batch_rows: int, keep: tuple[str, ...],
            keep_all: bool, max_rejects: int | None, strict: bool, quiet: bool) -> None:
