@@ -20,10 +20,11 @@ import pyarrow.compute as pc
 import pytest
 
 from pipeline.formats import histories, pokerstars
+from pipeline.formats.sources import Source
 from pipeline.runs.runner import Run
 from pipeline.text import shown
 
-from .conftest import DATA, RAW
+from .conftest import DATA, RAW, deadline
 from .rules import best_value
 
 SESSIONS = RAW / "pokerstars"
@@ -579,6 +580,19 @@ def test_line_ends_compression_and_chunks_do_not_change_the_result(tmp_path: Pat
         summary, got, _ = run([tmp_path / name], tmp_path / f"small-{name}", batch_rows=3)
         pd.testing.assert_frame_equal(got[columns], plain[columns])
         assert summary["rows_read"] == 32
+
+
+@pytest.mark.parametrize("name", ["empty.txt", "mark.txt", "empty.txt.gz"])
+def test_a_file_without_text_holds_no_hand(name: str, tmp_path: Path) -> None:
+    # A log found as PokerStars and emptied before it is read (a client rewriting its session)
+    # reads as no hand: the reader ends, where it read the empty text again for ever.
+    path = tmp_path / name
+    texts = {"empty.txt": b"", "mark.txt": b"\xef\xbb\xbf", "empty.txt.gz": gzip.compress(b"")}
+    path.write_bytes(texts[name])
+    compression = "gzip" if name.endswith(".gz") else None
+    source = Source(path, "pokerstars", histories.COLUMNS, compression=compression)
+    with deadline(20, f"reading {name}"):
+        assert list(pokerstars.read_batches(source, batch_rows=10)) == []
 
 
 def test_a_txt_named_on_the_command_line_keeps_its_meaning(tmp_path: Path) -> None:

@@ -219,6 +219,8 @@ def _pieces(source: Source) -> Iterator[tuple[bytearray, int, NDArray[np.int64]]
                     data = data.replace(b"\n" + _BOM, b"\n")
                 cut = len(data) if at_end else _last_start(data)
                 if cut <= 0:
+                    if at_end:  # no text at all (emptied since it was found, or a byte-order mark alone)
+                        return
                     carry = bytes(data) + hold
                     continue
                 carry = bytes(memoryview(data)[cut:]) + hold
