@@ -4,7 +4,8 @@ Two games share one pipeline: Larvis (suitless five-card poker, two hands
 head to head) and Texas Hold'em (1 to 10 players, best five of seven).
 The package is built in layers, each importing only the layers below it:
 
-* foundation: :mod:`pipeline.errors`, :mod:`pipeline.text`;
+* foundation: :mod:`pipeline.arrays`, :mod:`pipeline.errors`, :mod:`pipeline.ranges`,
+  :mod:`pipeline.text`;
 * :mod:`pipeline.poker`: pure evaluation, cards and the keys of every hand
   (:mod:`pipeline.poker.larvis`, :mod:`pipeline.poker.holdem`), best five,
   descriptions, exact counts;

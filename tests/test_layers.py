@@ -1,9 +1,9 @@
 """The package's layers hold: read from the source, every import of every module is checked.
 
-Layers, bottom to top: the foundation modules (``errors``, ``ranges``, ``text``), ``poker`` (pure
-evaluation), ``games``, ``hands`` (the facts of recorded hands), ``formats``, ``runs``, and the command
-line.  A module imports only from its own layer or below, never a private name of another module, and
-the imports (in-function ones included) form no cycle.
+Layers, bottom to top: the foundation modules (``arrays``, ``errors``, ``ranges``, ``text``),
+``poker`` (pure evaluation), ``games``, ``hands`` (the facts of recorded hands), ``formats``, ``runs``,
+and the command line.  A module imports only from its own layer or below, never a private name of
+another module, and the imports (in-function ones included) form no cycle.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ import pytest
 from .conftest import ROOT
 
 PACKAGE = ROOT / "pipeline"
-LAYERS = {"pipeline.errors": 0, "pipeline.ranges": 0, "pipeline.text": 0, "pipeline.poker": 1,
-          "pipeline.games": 2, "pipeline.hands": 3, "pipeline.formats": 4, "pipeline.runs": 5,
-          "pipeline.cli": 6, "pipeline.console": 6, "pipeline.__main__": 6, "pipeline": 6}
+LAYERS = {"pipeline.arrays": 0, "pipeline.errors": 0, "pipeline.ranges": 0, "pipeline.text": 0,
+          "pipeline.poker": 1, "pipeline.games": 2, "pipeline.hands": 3, "pipeline.formats": 4,
+          "pipeline.runs": 5, "pipeline.cli": 6, "pipeline.console": 6, "pipeline.__main__": 6,
+          "pipeline": 6}
 
 
 def module_name(path: Path) -> str:

@@ -60,6 +60,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from pipeline.arrays import as_mask
 from pipeline.errors import InputError
 from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, complete, reason_key, venue_key
 from pipeline.formats.sources import Batch, PendingBatch, Source, format_suffix
@@ -771,7 +772,7 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
     encoded = text.spans(text.start[keys_at], middle[two] - 1).dictionary_encode()
     names = encoded.dictionary.to_pylist()
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    matched = _mask(pc.match_substring_regex(encoded.dictionary, _KEY))[codes]
+    matched = as_mask(pc.match_substring_regex(encoded.dictionary, _KEY))[codes]
     slow[chunk[keys_at[~matched]]] = True
 
     def values(rows: NDArray[np.int64]) -> pa.Array:
@@ -803,12 +804,12 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
     own_patterns = [names.index(n) for n in (*_NUMBER_FIELDS, "actions", "players") if n in names]
     other = np.flatnonzero(matched & listed & ~np.isin(codes, own_patterns))
     if len(other):
-        fits = _mask(pc.match_substring_regex(values(other), _VALUE))
+        fits = as_mask(pc.match_substring_regex(values(other), _VALUE))
         slow[chunk[keys_at[other[~fits]]]] = True
     plain_numbers, unread = _number_fields(text, where, value_start, value_end)
     for name in _NUMBER_FIELDS:  # lists other than plain ones: the pattern decides
         present = np.flatnonzero(unread[name])
-        fits = _mask(pc.match_substring_regex(values(where[name][present]), _NUMBERS))
+        fits = as_mask(pc.match_substring_regex(values(where[name][present]), _NUMBERS))
         slow[present[~fits]] = True
     canonical = np.zeros(hands, dtype=bool)
     for name in ("actions", "players"):
@@ -816,7 +817,7 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
         rows = where[name][present]
         canonical[present], item_start, item_end = _canonical_lists(text, value_start[rows], value_end[rows])
         present = present[~canonical[present]]  # pokerkit's own layout first: then the general pattern
-        fits = _mask(pc.match_substring_regex(values(where[name][present]), _STRINGS))
+        fits = as_mask(pc.match_substring_regex(values(where[name][present]), _STRINGS))
         slow[present[~fits]] = True
         if name == "actions":
             actions_canonical, canonical = canonical, np.zeros(hands, dtype=bool)
@@ -1044,7 +1045,7 @@ def _field(text: _Text, rows: NDArray[np.int64], value_start: NDArray[np.int64],
 def _matches_each(strings: pa.Array, pattern: str) -> NDArray[np.bool_]:
     """Whether each string matches ``pattern``, tried once per distinct string."""
     encoded = strings.dictionary_encode()
-    fits = _mask(pc.match_substring_regex(encoded.dictionary, pattern))
+    fits = as_mask(pc.match_substring_regex(encoded.dictionary, pattern))
     each: NDArray[np.bool_] = fits[encoded.indices.to_numpy(zero_copy_only=False)]
     return each
 
@@ -1088,12 +1089,6 @@ def _canonical_items(text: _Text, start: NDArray[np.int64],
     return text.spans(quotes[0::2] + 1, quotes[1::2]), (count // 2).astype(np.int64)
 
 
-def _mask(flags: pa.Array | pa.ChunkedArray) -> NDArray[np.bool_]:
-    """A boolean pyarrow array as numpy, null read as False."""
-    mask: NDArray[np.bool_] = pc.fill_null(flags, False).to_numpy(zero_copy_only=False).astype(bool)
-    return mask
-
-
 def _unquoted(strings: pa.Array) -> pa.Array:
     """One-line TOML strings without their quotes (the fast path reads only those without escapes)."""
     return pc.replace_substring_regex(strings, r"""^['"]|['"]$""", "")
@@ -1107,7 +1102,7 @@ def _inner(lists: pa.Array) -> pa.Array:
 def _string_lists(lists: pa.Array) -> tuple[pa.Array, np.ndarray]:
     """Items of one-line lists of plain strings, flat, and their count per list."""
     inner = _inner(lists)
-    empty = _mask(pc.equal(inner, ""))
+    empty = as_mask(pc.equal(inner, ""))
     parts = pc.split_pattern_regex(pc.if_else(pa.array(empty), pa.scalar(None, pa.string()), inner),
                                    r"""['"] *, *['"]""")
     counts = pc.fill_null(pc.list_value_length(parts), 0).to_numpy(zero_copy_only=False).astype(np.int64)
@@ -1122,7 +1117,7 @@ def _number_lists(lists: pa.Array | None) -> _NumberLists:
     inner = pc.utf8_slice_codeunits(pc.replace_substring(lists, " ", ""), 1, -1)  # "[1, 2]" -> "1,2"
     if pc.any(pc.ends_with(inner, ",")).as_py():
         inner = pc.replace_substring_regex(inner, ",$", "")
-    empty = _mask(pc.equal(inner, "")) & ~missing
+    empty = as_mask(pc.equal(inner, "")) & ~missing
     parts = pc.split_pattern(pc.if_else(pa.array(empty), pa.scalar(None, pa.string()), inner), ",")
     counts = pc.fill_null(pc.list_value_length(parts), 0).to_numpy(zero_copy_only=False).astype(np.int64)
     flat = pc.list_flatten(parts)
@@ -2395,7 +2390,7 @@ def split_actions(texts: pa.Array, counts: NDArray[np.int64]) -> Actions:
         kept = pc.greater(pc.binary_length(texts), 0)
         if not pc.all(kept).as_py():
             written, texts = written.filter(kept), texts.filter(kept)
-            hand = hand[_mask(kept)]
+            hand = hand[as_mask(kept)]
             counts = np.bincount(hand, minlength=len(counts)).astype(np.int64)
     # From here words are parted by single spaces, and no action starts or ends with one.
     offsets, data, _ = offsets_and_data(texts)

@@ -64,6 +64,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from pipeline.arrays import as_mask
 from pipeline.errors import InputError
 from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, reason_key
 from pipeline.formats.sources import Batch, Source, format_suffix
@@ -277,16 +278,6 @@ def _utf8(piece: bytes | bytearray) -> tuple[bytes | bytearray, NDArray[np.int64
     return fixed, bad_lines
 
 
-def _mask(flags: pa.Array | pa.ChunkedArray) -> NDArray[np.bool_]:
-    """A boolean pyarrow array as numpy, null read as False."""
-    if isinstance(flags, pa.ChunkedArray):
-        flags = flags.combine_chunks()
-    if flags.null_count:  # filling costs as much as the test itself: only when needed
-        flags = pc.fill_null(flags, False)
-    mask: NDArray[np.bool_] = flags.to_numpy(zero_copy_only=False).astype(bool)
-    return mask
-
-
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _PAD = 32  # zero bytes after a chunk's text: a word can be read at any offset up to 24 bytes past its end
 _NEWLINE, _COLON, _SPACE, _ZERO, _NINE = (ord(c) for c in "\n: 09")
@@ -373,7 +364,7 @@ def _matching(lines: pa.Array, line: str, block: str) -> NDArray[np.bool_]:
             [offsets[0], offsets[-1]], dtype=np.int64)), pa.py_buffer(data)])
         if pc.match_substring_regex(whole, block)[0].as_py():
             return np.ones(len(lines), dtype=bool)
-    return _mask(pc.match_substring_regex(lines, line))
+    return as_mask(pc.match_substring_regex(lines, line))
 
 
 def _digits(values: NDArray[np.uint8]) -> NDArray[np.bool_]:
@@ -408,7 +399,7 @@ def _take(array: pa.Array, rows: np.ndarray) -> pa.Array:
 def _amounts(texts: pa.Array) -> NDArray[np.float64]:
     """Amounts as written (``$1,500.25``, ``€0.05``, ``1500``) as float64; NaN where empty or null."""
     plain = pc.replace_substring_regex(texts, "[$€£¥,]", "")
-    fine = _mask(pc.match_substring_regex(plain, r"^[0-9]+(?:\.[0-9]+)?$"))
+    fine = as_mask(pc.match_substring_regex(plain, r"^[0-9]+(?:\.[0-9]+)?$"))
     values = np.full(len(texts), np.nan)
     if fine.any():
         values[fine] = pc.cast(plain.filter(pa.array(fine)), pa.float64()).to_numpy(zero_copy_only=False)
@@ -591,7 +582,7 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     other_header = pc.extract_regex(headers.take(pa.array(other_headers, pa.int64())), _HEADER)
     header_ok[other_headers] = other_header.is_valid().to_numpy(zero_copy_only=False)
     other_variant = _variant(other_header)
-    holdem_game[other_headers] = _mask(pc.starts_with(other_variant, "Hold'em "))
+    holdem_game[other_headers] = as_mask(pc.starts_with(other_variant, "Hold'em "))
     reject_lines(starts[~header_ok], "hand header not understood")
     other = np.flatnonzero(header_ok & ~holdem_game)
     variant_text = other_variant.take(pa.array(np.searchsorted(other_headers, other), pa.int64())).to_pylist()
@@ -702,12 +693,12 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     words = text.slices(first_at + 2, line_stop[rows]).dictionary_encode()
     texts = words.dictionary
     word_code = words.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    colon_again = _mask(pc.match_substring(texts, ": "))[word_code]
-    read = _mask(pc.match_substring_regex(texts, _ACTION))[word_code] & ~colon_again
+    colon_again = as_mask(pc.match_substring(texts, ": "))[word_code]
+    read = as_mask(pc.match_substring_regex(texts, _ACTION))[word_code] & ~colon_again
     colon[rows[read]] = first_at[read]
     # Another ": " after the first: the name holds one, and the last one is sought.
     rows = rows[colon_again]
-    rows = rows[_mask(pc.match_substring_regex(_take(lines, rows), _ACTION_AFTER))]
+    rows = rows[as_mask(pc.match_substring_regex(_take(lines, rows), _ACTION_AFTER))]
     colon[rows] = _last_colons(_take(lines, rows), line_start[rows])
     action_rows = np.flatnonzero(colon >= 0)
     action_at = colon[action_rows]
@@ -757,7 +748,7 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     at_showdown = np.flatnonzero(showdown[hand_of[action_rows]] & (actor > 0))
     shows = at_showdown[text.has(words_at[at_showdown], b"shows [")]
     shown_cards = _bracketed(text, words_at[shows] + len("shows ["), line_stop[action_rows[shows]])
-    two = _mask(pc.match_substring_regex(shown_cards, _TWO_CARDS))
+    two = as_mask(pc.match_substring_regex(shown_cards, _TWO_CARDS))
     revealed = np.full((hands, _SEATS), -1, dtype=np.int64)  # index into shown_cards, -1: none
     # The last show of a seat counts (a player may show again at the showdown).
     shows_hand, shows_seat = hand_of[action_rows[shows]], actor[shows] - 1
@@ -777,7 +768,7 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     amounts = _amounts(pc.list_element(counted_parts, 0))
     np.add.at(collected, hand_of[collect_rows[counted]], np.nan_to_num(amounts))
     pots = pc.utf8_rtrim(pc.list_element(counted_parts, 1), characters=" \n")
-    main_pot = _mask(pc.is_in(pots, value_set=pa.array(["pot", "main pot"])))
+    main_pot = as_mask(pc.is_in(pots, value_set=pa.array(["pot", "main pot"])))
     main = counted[main_pot & (collector[counted] > 0)]
     winners = np.zeros(hands, dtype=np.int64)
     np.bitwise_or.at(winners, hand_of[collect_rows[main]], np.left_shift(1, collector[main] - 1))
@@ -811,11 +802,11 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     fate = fates.dictionary_encode()
     fate_texts, fate_code = fate.dictionary, fate.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     live = np.zeros((hands, _SEATS), dtype=bool)
-    live[summary_hand, summary_index] = ~_mask(pc.match_substring_regex(fate_texts, _TAGS + " folded"))[
+    live[summary_hand, summary_index] = ~as_mask(pc.match_substring_regex(fate_texts, _TAGS + " folded"))[
         fate_code]
-    mucks_late = _mask(pc.match_substring_regex(fate_texts, _TAGS + " mucked"))[fate_code]
+    mucks_late = as_mask(pc.match_substring_regex(fate_texts, _TAGS + " mucked"))[fate_code]
     mucked[summary_hand[mucks_late], summary_index[mucks_late]] = True
-    cashed_out = _mask(pc.match_substring(fate_texts, "(pot not awarded as player cashed out)"))
+    cashed_out = as_mask(pc.match_substring(fate_texts, "(pot not awarded as player cashed out)"))
     cash = np.flatnonzero(cashed_out[fate_code])
     cash_found = pc.extract_regex(fates.take(pa.array(cash)), _CASHED_OUT)
     cash_ok = cash_found.is_valid().to_numpy(zero_copy_only=False)
@@ -920,7 +911,7 @@ def _header_fields(text: _Bytes, lines: pa.Array, rows: np.ndarray, line_start: 
     (in order), as :data:`_HEADER` reads them: a header of the plain form (:data:`_HEADER_PLAIN`)
     is cut where its fixed characters are, the others by the pattern's captures."""
     headers = _take(lines, rows)
-    plain = _mask(pc.match_substring_regex(headers, _HEADER_PLAIN))
+    plain = as_mask(pc.match_substring_regex(headers, _HEADER_PLAIN))
     cut, other = np.flatnonzero(plain), np.flatnonzero(~plain)
     cut_headers, start = headers.take(pa.array(cut, pa.int64())), line_start[rows[cut]]
 
