@@ -60,7 +60,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline.arrays import as_mask
+from pipeline.arrays import as_mask, first_per
 from pipeline.errors import InputError
 from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, complete, reason_key, venue_key
 from pipeline.formats.sources import Batch, PendingBatch, Source, format_suffix
@@ -792,12 +792,9 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
         unique, counts = np.unique(pair_ids[matched], return_counts=True)
     slow[unique[counts > 1] // (len(names) + 1)] = True  # a duplicate key: TOML refuses it
     where: dict[str, np.ndarray] = {}
-    for name in _REQUIRED + _OPTIONAL:
-        at = np.full(hands, -1, dtype=np.int64)
-        if name in names:
-            rows = np.flatnonzero(matched & (codes == names.index(name)))
-            at[owner[rows]] = rows
-        where[name] = at
+    for name in _REQUIRED + _OPTIONAL:  # the key line of each hand (a key given twice: tomllib's hand)
+        rows = np.flatnonzero(matched & (codes == names.index(name))) if name in names else np.zeros(0, int)
+        where[name] = first_per(owner[rows], hands, rows)
     for name in _REQUIRED:
         slow |= where[name] < 0
     # A list under any other key (those read as text included): TOML's rules, checked in full.

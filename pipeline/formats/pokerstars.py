@@ -64,7 +64,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline.arrays import as_mask
+from pipeline.arrays import as_mask, first_per
 from pipeline.errors import InputError
 from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, reason_key
 from pipeline.formats.sources import Batch, Source, format_suffix
@@ -406,15 +406,6 @@ def _amounts(texts: pa.Array) -> NDArray[np.float64]:
     return values
 
 
-def _first_per(groups: np.ndarray, count: int, values: np.ndarray, fill: int = -1) -> NDArray[np.int64]:
-    """For each group 0..count-1, the value of its first member (``groups`` ascending); ``fill`` if none."""
-    out = np.full(count, fill, dtype=np.int64)
-    if len(groups):
-        first = np.flatnonzero(np.concatenate([[True], groups[1:] != groups[:-1]]))
-        out[groups[first]] = values[first]
-    return out
-
-
 @dataclass
 class _Parsed:
     """The hands of one chunk, decided; :meth:`batch` cuts them into batches.
@@ -549,9 +540,9 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
 
     is_marker = np.zeros(n, dtype=bool)
     is_marker[markers] = True
-    first_marker = _first_per(hand_of[markers], hands, markers, fill=n + 1)
+    first_marker = first_per(hand_of[markers], hands, markers, fill=n + 1)
     summary_mark = marked("*** SUMMARY ***")
-    summary_at = _first_per(hand_of[summary_mark], hands, summary_mark, fill=n + 1)
+    summary_at = first_per(hand_of[summary_mark], hands, summary_mark, fill=n + 1)
     has_summary = summary_at <= n
 
     def preamble(rows: np.ndarray, hand: np.ndarray | None = None) -> NDArray[np.bool_]:
@@ -820,7 +811,7 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     def first_in_summary(prefix: str) -> NDArray[np.int64]:
         rows = starting(prefix)
         rows = rows[in_summary(rows)]
-        found = _first_per(hand_of[rows], hands, rows)
+        found = first_per(hand_of[rows], hands, rows)
         found[~showdown] = -1
         return found
 
@@ -881,7 +872,7 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
     header = _header_fields(text, lines, starts[scored], line_start, content_end)
     tables = starting("Table '")
     tables = tables[preamble(tables)]
-    first_table = _first_per(hand_of[tables], hands, tables)[scored]
+    first_table = first_per(hand_of[tables], hands, tables)[scored]
     has_table = first_table >= 0
     table_found = pc.extract_regex(_take(lines, first_table[has_table]), _TABLE).field("table")
     table_name = pc.if_else(pa.array(has_table), _take(table_found, np.maximum(np.cumsum(has_table) - 1, 0))
