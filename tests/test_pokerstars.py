@@ -9,7 +9,6 @@ agree with it, and it must agree with the pots the site recorded.
 from __future__ import annotations
 
 import gzip
-import random
 import re
 import shutil
 from pathlib import Path
@@ -535,31 +534,6 @@ def test_lines_matched_at_once_are_matched_as_one_by_one(line: str, block: str) 
             if matching:  # all of them, and the last without its line end
                 matching[-1] = matching[-1].rstrip("\n")
                 assert pokerstars._matching(pa.array(matching, pa.large_string()), line, block).all()
-
-
-def test_bytes_that_are_not_text_are_replaced_one_by_one_in_one_decoding() -> None:
-    # Each byte of a fault becomes "?", and the lines of the faults are listed: as a plain loop
-    # over the faults says, for text with many of them (read once, never once per fault).
-    def plainly(data: bytes) -> tuple[bytes, list[int]]:
-        fixed, lines, position = bytearray(data), [], 0
-        while True:
-            try:
-                bytes(fixed[position:]).decode("utf-8")
-                return bytes(fixed), lines
-            except UnicodeDecodeError as error:
-                start, end = position + error.start, position + error.end
-                fixed[start:end] = b"?" * (end - start)
-                if fixed.count(b"\n", 0, start) not in lines:
-                    lines.append(fixed.count(b"\n", 0, start))
-                position = end
-
-    rng = random.Random(7)
-    pieces = [b"a", b"\n", b"\xff", b"\xc3", b"\xa9", "\u20ac".encode(), b"\xe2\x82", b"\xed\xa0\x80",
-              "\U0001f600".encode(), b"\xf4\x90", b"\xc0\x80", b"?", b"\x80"]
-    for _ in range(500):
-        data = b"".join(rng.choice(pieces) for _ in range(rng.randrange(1, 60)))
-        fixed, lines = pokerstars._utf8(data)
-        assert (bytes(fixed), lines.tolist()) == plainly(data)
 
 
 # --- line ends, compression, chunks and batches ------------------------------------------------

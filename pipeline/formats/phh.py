@@ -44,7 +44,6 @@ the recorded winners of the showdown.
 
 from __future__ import annotations
 
-import codecs
 import queue
 import re
 import threading
@@ -68,7 +67,7 @@ from pipeline.games import holdem
 from pipeline.poker import cards, notation
 from pipeline.poker.holdem import BEST_OF
 from pipeline.ranges import ranges
-from pipeline.text import offsets_and_data, shown
+from pipeline.text import offsets_and_data, repair_utf8, shown
 
 SUFFIXES = (".phh", ".phhs")
 VARIANTS = ("NT", "FT")  # no-limit and fixed-limit Texas hold'em
@@ -596,41 +595,15 @@ def _reject_bad_bytes(hands: Hands, bad: tuple[tuple[int, int], ...]) -> None:
 _BOM = b"\xef\xbb\xbf"
 _NOT_UTF8 = "bytes that are not UTF-8 text"
 _HEADER_LINE = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_-]+[ \t]*\][ \t]*(?:#.*)?$")
-_bad_spans = threading.local()
-
-
-def _record_bad_bytes(error: UnicodeError) -> tuple[str, int]:
-    if not isinstance(error, UnicodeDecodeError):
-        raise error
-    _bad_spans.found.append((error.start, error.end))
-    return "?", error.end
-
-
-codecs.register_error("pokerpipe-phh-bad-bytes", _record_bad_bytes)
 
 
 def _clean_text(blob: bytes) -> tuple[bytes, NDArray[np.int64]]:
     """Whole lines of a file as UTF-8 text with line ends \\n, and the lines (from 0) that were not.
 
-    Bytes that are not UTF-8 become '?' so that the rest of the file reads;
-    the hands holding them are rejected.
+    Bytes that are not UTF-8 become '?' (:func:`pipeline.text.repair_utf8`) so that the rest of
+    the file reads; the hands holding them are rejected.
     """
-    bad_lines = np.zeros(0, dtype=np.int64)
-    try:
-        if not blob.isascii():  # ASCII text is UTF-8: no need to decode it
-            blob.decode("utf-8")
-    except UnicodeDecodeError:
-        # One pass that records every bad span, rather than a decode per error.
-        _bad_spans.found = []
-        blob.decode("utf-8", errors="pokerpipe-phh-bad-bytes")
-        spans, _bad_spans.found = _bad_spans.found, []
-        fixed = bytearray(blob)
-        for start, end in spans:
-            fixed[start:end] = b"?" * (end - start)
-        starts = np.array([start for start, _ in spans], dtype=np.int64)
-        newlines = _newlines(np.frombuffer(blob, dtype=np.uint8))
-        bad_lines = np.unique(np.searchsorted(newlines, starts)).astype(np.int64)
-        blob = bytes(fixed)
+    blob, bad_lines = repair_utf8(blob)
     return (blob.replace(b"\r\n", b"\n") if b"\r" in blob else blob), bad_lines
 
 

@@ -53,7 +53,6 @@ up in pyarrow's hash table.
 
 from __future__ import annotations
 
-import codecs
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -69,7 +68,7 @@ from pipeline.errors import InputError
 from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, reason_key
 from pipeline.formats.sources import Batch, Source, format_suffix
 from pipeline.games import holdem
-from pipeline.text import offsets_and_data, shown
+from pipeline.text import offsets_and_data, repair_utf8, shown
 
 SUFFIXES = (".txt",)
 VENUE = "PokerStars"
@@ -246,36 +245,6 @@ def _last_start(data: bytes | bytearray) -> int:
             return found + 1
         end = found
     return 0
-
-
-def _question_marks(error: UnicodeError) -> tuple[str, int]:
-    """A decoding error handler: each byte that is not UTF-8 becomes a ``?``."""
-    if not isinstance(error, UnicodeDecodeError):
-        raise error
-    return "?" * (error.end - error.start), error.end
-
-
-_QUESTION_MARKS = "pokerpipe.pokerstars.question_marks"
-codecs.register_error(_QUESTION_MARKS, _question_marks)
-
-
-def _utf8(piece: bytes | bytearray) -> tuple[bytes | bytearray, NDArray[np.int64]]:
-    """``piece`` with bytes that are not UTF-8 replaced by ``?``, and the 0-based lines they were on.
-
-    One decoding of the whole text (never one per fault); a fault never holds a ``\\n``.
-    """
-    bounds = pa.py_buffer(np.array([0, len(piece)], dtype=np.int64))
-    whole = pa.Array.from_buffers(pa.large_binary(), 1, [None, bounds, pa.py_buffer(piece)])
-    try:
-        whole.cast(pa.large_string())  # checks the UTF-8 in C++, many times faster than decoding it
-        return piece, np.zeros(0, dtype=np.int64)
-    except pa.ArrowInvalid:
-        pass
-    fixed = piece.decode("utf-8", errors=_QUESTION_MARKS).encode("utf-8")
-    replaced = np.flatnonzero(np.frombuffer(fixed, dtype=np.uint8) != np.frombuffer(piece, dtype=np.uint8))
-    newlines = np.flatnonzero(np.frombuffer(fixed, dtype=np.uint8) == _NEWLINE)
-    bad_lines: NDArray[np.int64] = np.unique(np.searchsorted(newlines, replaced))
-    return fixed, bad_lines
 
 
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
@@ -475,7 +444,7 @@ def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: s
            newlines: NDArray[np.int64] | None = None) -> _Parsed:
     """Decide every hand of a chunk of whole hands (text with ``\\n`` line ends, at ``newlines`` if
     known)."""
-    piece, bad_lines = _utf8(piece)  # bytes replaced are never a "\n"
+    piece, bad_lines = repair_utf8(piece)  # bytes replaced are never a "\n"
     text = _Bytes(piece)
     if newlines is None:
         newlines = np.flatnonzero(text.bytes[:text.size] == _NEWLINE)

@@ -58,7 +58,7 @@ from pipeline.formats.sources import (
     format_suffix,
 )
 from pipeline.games import holdem, registry
-from pipeline.text import listed, shown, text_lengths, utf8_faults
+from pipeline.text import is_utf8, listed, shown, text_lengths, utf8_faults
 
 CSV_SUFFIXES = (".csv", ".tsv")
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -907,11 +907,8 @@ class LineSplitter:
         whether one line or all of them are bad; only the text of each bad
         line is decoded on its own, for its reject.
         """
-        try:
-            pa.array([piece], pa.binary()).cast(pa.string())
-            return piece  # the common case: one validation in C, nothing else
-        except pa.ArrowInvalid:
-            pass
+        if is_utf8(piece):
+            return piece  # the common case: one validation in C++, nothing else
         data = np.frombuffer(piece, dtype=np.uint8)
         faults = np.flatnonzero(utf8_faults(data))
         if not faults.size:

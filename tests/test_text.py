@@ -1,0 +1,65 @@
+"""Raw bytes as UTF-8 text (:mod:`pipeline.text`): the checks and the repair every reader uses, against
+Python's own decoder read one fault at a time."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from pipeline.text import is_utf8, repair_utf8
+
+# Well-formed sequences, ill-formed ones (a stray continuation, a lead cut short, an overlong
+# form, a surrogate, past U+10FFFF) and the bytes around them.
+PIECES = [b"a", b"\n", b"\xff", b"\xc3", b"\xa9", "\u20ac".encode(), b"\xe2\x82", b"\xed\xa0\x80",
+          "\U0001f600".encode(), b"\xf4\x90", b"\xc0\x80", b"?", b"\x80", b"\r\n", "é".encode()]
+
+
+def texts(count: int, seed: int = 7) -> list[bytes]:
+    rng = random.Random(seed)
+    return [b"".join(rng.choice(PIECES) for _ in range(rng.randrange(0, 60))) for _ in range(count)]
+
+
+def plainly(data: bytes) -> tuple[bytes, list[int]]:
+    """Each byte of a fault as "?", and the lines of the faults: a plain loop over the faults."""
+    fixed, lines, position = bytearray(data), [], 0
+    while True:
+        try:
+            bytes(fixed[position:]).decode("utf-8")
+            return bytes(fixed), lines
+        except UnicodeDecodeError as error:
+            start, end = position + error.start, position + error.end
+            fixed[start:end] = b"?" * (end - start)
+            if fixed.count(b"\n", 0, start) not in lines:
+                lines.append(fixed.count(b"\n", 0, start))
+            position = end
+
+
+def decodes(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def test_bytes_are_utf8_exactly_when_python_decodes_them() -> None:
+    for data in texts(500):
+        assert is_utf8(data) == decodes(data), data
+        assert is_utf8(bytearray(data)) == is_utf8(np.frombuffer(data, dtype=np.uint8)) == decodes(data)
+
+
+def test_bytes_that_are_not_text_are_replaced_one_by_one_in_one_decoding() -> None:
+    # Each byte of a fault becomes "?", and the lines of the faults are listed, as a plain loop
+    # over the faults says, for text with many of them (read once, never once per fault).
+    for data in texts(500):
+        for given in (data, bytearray(data)):
+            fixed, lines = repair_utf8(given)
+            assert (bytes(fixed), lines.tolist()) == plainly(data)
+            assert lines.dtype == np.int64 and decodes(bytes(fixed))
+
+
+def test_text_already_utf8_is_given_back_as_it_is() -> None:
+    data = "Gögo: raises 200\n".encode()
+    fixed, lines = repair_utf8(data)
+    assert fixed is data and lines.tolist() == []
