@@ -6,13 +6,14 @@ This module owns the plumbing between pyarrow's string arrays and the
 vectorized parsers: the offsets and bytes of a column without a copy
 (:func:`offsets_and_data`), each value's length (:func:`text_lengths`), a
 column of fixed-width values as a byte matrix (:func:`text_matrix`), a byte matrix
-as a column (:func:`string_column`); raw bytes as UTF-8 text: whether they are
-(:func:`is_utf8`), where they are not (:func:`utf8_faults`), and each byte that is not
-replaced by ``?`` with the lines that held one (:func:`repair_utf8`); and how a message shows
-a piece of input: quoted or not, escaped and cut short (:func:`shown`, :func:`escaped`), and a
-list of names cut to the first few and a count (:func:`listed`), so that every message stays one
-short line.  Card and hand parsers in the game modules, and the readers of every format, build on
-these; nothing here knows a game or a format.
+as a column (:func:`string_column`), pieces of one text as a column (:func:`spans`); raw
+bytes as UTF-8 text: whether they are (:func:`is_utf8`), where they are not
+(:func:`utf8_faults`), and each byte that is not replaced by ``?`` with the lines that held
+one (:func:`repair_utf8`); and how a message shows a piece of input: quoted or not, escaped
+and cut short (:func:`shown`, :func:`escaped`), and a list of names cut to the first few and
+a count (:func:`listed`), so that every message stays one short line.  Card and hand parsers
+in the game modules, and the readers of every format, build on these; nothing here knows a
+game or a format.
 """
 
 from __future__ import annotations
@@ -167,6 +168,53 @@ def string_column(matrix: np.ndarray, *, validity: pa.Buffer | None = None,
     data = np.ascontiguousarray(matrix)
     offsets = _fixed_offsets(n, width) if n else pa.py_buffer(np.zeros(1, np.int32))
     return pa.StringArray.from_buffers(n, offsets, pa.py_buffer(data), validity, null_count)
+
+
+def spans(text: pa.Buffer, start: NDArray[np.integer], end: NDArray[np.integer],
+          present: NDArray[np.bool_] | None = None) -> pa.LargeStringArray:
+    """Pieces of one text as strings: the text from each ``start`` to its ``end`` (excluded).
+
+    The pieces come in order and do not overlap, so that they and the text
+    between them are one array over the text's own buffer, without a copy
+    (piece i its item 2i, the gap after it item 2i + 1); one ``take`` of the
+    even items then copies the pieces' bytes, and only theirs.
+
+    Parameters
+    ----------
+    text : pyarrow Buffer
+        UTF-8 text; each piece starts and ends between characters.
+    start, end : ndarray of shape (n,), integer dtype
+        Byte offsets in ``text``; ``start[i] <= end[i] <= start[i + 1]`` where present.
+    present : ndarray of shape (n,), dtype bool, optional
+        Where a piece is; its row is null elsewhere (``start`` and ``end`` not read there).
+
+    Returns
+    -------
+    pieces : pyarrow LargeStringArray of length n
+
+    Examples
+    --------
+    >>> text = pa.py_buffer(b"Seat 1: Ann (100 in chips)")
+    >>> spans(text, np.array([8, 13]), np.array([11, 16])).to_pylist()
+    ['Ann', '100']
+    >>> present = np.array([True, False, True])
+    >>> spans(text, np.array([0, 0, 8]), np.array([4, 0, 11]), present=present).to_pylist()
+    ['Seat', None, 'Ann']
+    """
+    start, end = np.asarray(start, dtype=np.int64), np.asarray(end, dtype=np.int64)
+    if present is not None:
+        start, end = start[present], end[present]
+    count = len(start)
+    offsets = np.empty(2 * count + 1, dtype=np.int64)
+    offsets[0:2 * count:2], offsets[1::2] = start, end
+    offsets[-1] = end[-1] if count else 0
+    both = pa.Array.from_buffers(pa.large_string(), 2 * count, [None, pa.py_buffer(offsets), text])
+    index = np.arange(0, 2 * count, 2, dtype=np.int64)
+    if present is None:
+        return both.take(pa.array(index))
+    rows = np.zeros(len(present), dtype=np.int64)
+    rows[present] = index
+    return both.take(pa.array(rows, mask=~present))
 
 
 def is_utf8(data: bytes | bytearray | memoryview | NDArray[np.uint8]) -> bool:

@@ -1,13 +1,14 @@
-"""Raw bytes as UTF-8 text (:mod:`pipeline.text`): the checks and the repair every reader uses, against
-Python's own decoder read one fault at a time."""
+"""Text helpers every reader uses (:mod:`pipeline.text`): pieces of a text against Python's slices, and
+the UTF-8 checks and repair against Python's own decoder read one fault at a time."""
 
 from __future__ import annotations
 
 import random
 
 import numpy as np
+import pyarrow as pa
 
-from pipeline.text import is_utf8, repair_utf8
+from pipeline.text import is_utf8, repair_utf8, spans
 
 # Well-formed sequences, ill-formed ones (a stray continuation, a lead cut short, an overlong
 # form, a surrogate, past U+10FFFF) and the bytes around them.
@@ -63,3 +64,19 @@ def test_text_already_utf8_is_given_back_as_it_is() -> None:
     data = "Gögo: raises 200\n".encode()
     fixed, lines = repair_utf8(data)
     assert fixed is data and lines.tolist() == []
+
+
+def test_pieces_of_a_text_are_its_slices_and_null_where_absent() -> None:
+    rng = random.Random(11)
+    text = "Seat 3: Gögo (10,000 in chips) \u20ac\n".encode() * 4
+    for _ in range(300):
+        cuts = sorted(rng.choices(range(len(text) + 1), k=2 * rng.randrange(0, 8)))
+        cuts = [cut for cut in cuts if not (0x80 <= text[cut % len(text)] < 0xC0)]  # between characters
+        cuts = cuts[:len(cuts) // 2 * 2]
+        start, end = np.array(cuts[0::2], dtype=np.int64), np.array(cuts[1::2], dtype=np.int64)
+        expected = [text[a:b].decode() for a, b in zip(start.tolist(), end.tolist())]
+        got = spans(pa.py_buffer(text), start, end)
+        assert got.type == pa.large_string() and got.to_pylist() == expected
+        present = np.array([rng.random() < 0.5 for _ in expected], dtype=bool)
+        got = spans(pa.py_buffer(text), start, end, present)
+        assert got.to_pylist() == [piece if keep else None for piece, keep in zip(expected, present)]

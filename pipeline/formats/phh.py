@@ -67,7 +67,7 @@ from pipeline.games import holdem
 from pipeline.poker import cards, notation
 from pipeline.poker.holdem import BEST_OF
 from pipeline.ranges import ranges
-from pipeline.text import offsets_and_data, repair_utf8, shown
+from pipeline.text import offsets_and_data, repair_utf8, shown, spans
 
 SUFFIXES = (".phh", ".phhs")
 VARIANTS = ("NT", "FT")  # no-limit and fixed-limit Texas hold'em
@@ -679,26 +679,9 @@ class _Text:
 
     def spans(self, start: NDArray[np.int64], end: NDArray[np.int64],
               present: NDArray[np.bool_] | None = None) -> pa.Array:
-        """The text from each ``start`` to ``end`` (excluded), large_string, null where not ``present``.
-
-        The spans of the present rows come in order and do not overlap: they are
-        the even items of one array over the text's own buffer (the odd ones the
-        text between them), so one ``take`` copies just their bytes.
-        """
-        start, end = np.asarray(start, dtype=np.int64), np.asarray(end, dtype=np.int64)
-        if present is not None:
-            start, end = start[present], end[present]
-        count = len(start)
-        offsets = np.empty(2 * count + 1, dtype=np.int64)
-        offsets[0:2 * count:2], offsets[1::2] = start, end
-        offsets[-1] = end[-1] if count else 0
-        both = pa.Array.from_buffers(pa.large_string(), 2 * count, [None, pa.py_buffer(offsets), self.buffer])
-        index = np.arange(0, 2 * count, 2, dtype=np.int64)
-        if present is None:
-            return both.take(pa.array(index))
-        rows = np.zeros(len(present), dtype=np.int64)
-        rows[present] = index
-        return both.take(pa.array(rows, mask=~present))
+        """The text from each ``start`` to ``end`` (excluded), large_string, null where not ``present``:
+        :func:`pipeline.text.spans` of the text (in order, none overlapping)."""
+        return spans(self.buffer, start, end, present)
 
     @cached_property
     def quotes(self) -> NDArray[np.int64]:

@@ -68,7 +68,7 @@ from pipeline.errors import InputError
 from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, reason_key
 from pipeline.formats.sources import Batch, Source, format_suffix
 from pipeline.games import holdem
-from pipeline.text import offsets_and_data, repair_utf8, shown
+from pipeline.text import offsets_and_data, repair_utf8, shown, spans
 
 SUFFIXES = (".txt",)
 VENUE = "PokerStars"
@@ -290,18 +290,9 @@ class _Bytes:
         return found
 
     def slices(self, begin: np.ndarray, end: np.ndarray) -> pa.Array:
-        """The text from ``begin`` to ``end`` of each piece as strings; pieces in order, none overlapping.
-
-        The pieces and the gaps between them are one array over the text (no copy of it), the
-        pieces taken from it.
-        """
-        if not len(begin):
-            return pa.array([], pa.large_string())
-        both = np.empty(2 * len(begin), dtype=np.int64)
-        both[0::2], both[1::2] = begin, end
-        pieces = pa.Array.from_buffers(pa.large_string(), 2 * len(begin) - 1,
-                                       [None, pa.py_buffer(both), self.buffer])
-        return _take(pieces, 2 * np.arange(len(begin), dtype=np.int64))
+        """The text from ``begin`` to ``end`` of each piece as strings, pieces in order, none
+        overlapping: :func:`pipeline.text.spans` of the text."""
+        return spans(self.buffer, begin, end)
 
 
 def _last_colons(lines: pa.Array, start: np.ndarray) -> NDArray[np.int64]:
