@@ -253,7 +253,10 @@ codecs.register_error(_QUESTION_MARKS, _question_marks)
 def repair_utf8(data: bytes) -> tuple[bytes, NDArray[np.int64]]: ...
 @overload
 def repair_utf8(data: bytearray) -> tuple[bytearray | bytes, NDArray[np.int64]]: ...
-def repair_utf8(data: bytes | bytearray) -> tuple[bytes | bytearray, NDArray[np.int64]]:
+@overload
+def repair_utf8(data: NDArray[np.uint8]) -> tuple[NDArray[np.uint8] | bytes, NDArray[np.int64]]: ...
+def repair_utf8(data: bytes | bytearray | NDArray[np.uint8]
+                ) -> tuple[bytes | bytearray | NDArray[np.uint8], NDArray[np.int64]]:
     """Text with each byte that is not UTF-8 replaced by ``?``, and the lines that held one.
 
     A byte is replaced when no well-formed sequence holds it (what Python's
@@ -264,7 +267,7 @@ def repair_utf8(data: bytes | bytearray) -> tuple[bytes | bytearray, NDArray[np.
 
     Parameters
     ----------
-    data : bytes or bytearray of n bytes
+    data : bytes or bytearray of n bytes, or ndarray of shape (n,), dtype uint8, contiguous
 
     Returns
     -------
@@ -282,7 +285,8 @@ def repair_utf8(data: bytes | bytearray) -> tuple[bytes | bytearray, NDArray[np.
     """
     if is_utf8(data):
         return data, np.zeros(0, dtype=np.int64)
-    fixed = data.decode("utf-8", errors=_QUESTION_MARKS).encode("utf-8")
+    raw = data.tobytes() if isinstance(data, np.ndarray) else data
+    fixed = raw.decode("utf-8", errors=_QUESTION_MARKS).encode("utf-8")
     replaced = np.flatnonzero(np.frombuffer(fixed, dtype=np.uint8) != np.frombuffer(data, dtype=np.uint8))
     newlines = np.flatnonzero(np.frombuffer(fixed, dtype=np.uint8) == ord("\n"))
     bad_lines: NDArray[np.int64] = np.unique(np.searchsorted(newlines, replaced)).astype(np.int64)

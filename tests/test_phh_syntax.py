@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pipeline.formats import phh
+from pipeline.formats import phh, scan
 from pipeline.formats.readers import open_source
 
 from .conftest import PhhHand, PhhRun, phhs_text, run_phh, toml_text
@@ -490,10 +490,10 @@ def test_the_hands_before_a_cut_start_where_the_part_alone_says(note: str) -> No
     # A part of a file ends where its last hand starts, and the starts found in the whole text
     # serve the part: they must be those the part alone gives.
     text = np.frombuffer(f"[1]\na = 1\n{note}\n[2]\nb = 2\n  [3]\nc = 3\n[4]\n".encode(), dtype=np.uint8)
-    starts = phh._hand_starts(text, phh._newlines(text))
+    starts = phh._hand_starts(text, scan.line_ends(text))
     for cut in starts.tolist():
         part = text[:cut]
-        assert phh._hand_starts(part, phh._newlines(part)).tolist() == starts[starts < cut].tolist()
+        assert phh._hand_starts(part, scan.line_ends(part)).tolist() == starts[starts < cut].tolist()
 
 
 @pytest.mark.parametrize("name", ["empty.phh.gz", "empty.phhs.gz", "mark.phh", "mark.phhs"])

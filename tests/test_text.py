@@ -54,7 +54,7 @@ def test_bytes_that_are_not_text_are_replaced_one_by_one_in_one_decoding() -> No
     # Each byte of a fault becomes "?", and the lines of the faults are listed, as a plain loop
     # over the faults says, for text with many of them (read once, never once per fault).
     for data in texts(500):
-        for given in (data, bytearray(data)):
+        for given in (data, bytearray(data), np.frombuffer(data, dtype=np.uint8)):
             fixed, lines = repair_utf8(given)
             assert (bytes(fixed), lines.tolist()) == plainly(data)
             assert lines.dtype == np.int64 and decodes(bytes(fixed))

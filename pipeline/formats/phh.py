@@ -1,8 +1,9 @@
 """PHH hand histories: real hands in, showdown deals and recorded winners out.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports
-:mod:`~pipeline.formats.sources`, the hold'em game's columns and pure
-evaluation, never the runs or the command line.
+:mod:`~pipeline.formats.sources`, :mod:`~pipeline.formats.histories`,
+:mod:`~pipeline.formats.scan`, the hold'em game's columns, pure evaluation and
+the foundation modules, never the runs or the command line.
 
 This module owns the Poker Hand History format (PHH: TOML, one hand per
 ``.phh`` file, or many per ``.phhs`` file as the tables ``[1]``, ``[2]``, ...;
@@ -61,6 +62,7 @@ from numpy.typing import NDArray
 
 from pipeline.arrays import as_mask, first_per
 from pipeline.errors import InputError
+from pipeline.formats import scan
 from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, complete, reason_key, venue_key
 from pipeline.formats.sources import Batch, PendingBatch, Source, format_suffix
 from pipeline.games import holdem
@@ -194,7 +196,10 @@ def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Han
         yield _parse_group(group)
 
 
-#: Bytes of a .phhs file read at a time; a part of the file is cut where a hand starts.
+#: Bytes of a .phhs file read at a time; a part of the file is cut where a hand starts
+#: (:func:`pipeline.formats.scan.chunks`).  A part is parsed :data:`GROUP_HANDS` hands at a time,
+#: so its size bounds the reading, not the parsing: it is a fact of its own, larger than the
+#: PokerStars reader's chunk, which is parsed whole (pokerstars.CHUNK_BYTES, 8 MiB).
 CHUNK_BYTES = 1 << 24
 #: Bytes of the first part of a file: a small one, read at once, while the next is read on.
 FIRST_PART_BYTES = 1 << 21
@@ -230,7 +235,7 @@ class _Group:
 def _parse_group(group: _Group) -> Hands:
     """The fields of a group's hands: its text cut into lines and parsed (:func:`_parse`)."""
     data = np.frombuffer(group.text, dtype=np.uint8)
-    newlines = _newlines(data) if group.newlines is None else group.newlines
+    newlines = scan.line_ends(data) if group.newlines is None else group.newlines
     text = _Text(group.text, data, np.concatenate([[0], newlines + 1]), np.append(newlines, len(data)))
     parsed = _parse(text, group.starts, ordinal=group.first_ordinal, first_line=group.first_line,
                     multi=group.multi)
@@ -279,7 +284,7 @@ PARTS_WAITING = 1
 
 
 def _parts_ahead(stream: pa.NativeFile, *, phhs: bool) -> Iterator[_Part]:
-    """The parts of a file, in order (:func:`_next_part`), read on a thread of their own.
+    """The parts of a file, in order (:func:`_parts`), read on a thread of their own.
 
     The thread reads ahead until :data:`PARTS_WAITING` parts wait to be taken, and one more.
     An error it meets is raised here, where the next part is taken; a caller that stops early
@@ -291,10 +296,10 @@ def _parts_ahead(stream: pa.NativeFile, *, phhs: bool) -> Iterator[_Part]:
 
     def read() -> None:
         try:
-            part = _next_part(stream, np.zeros(0, np.uint8), phhs=phhs, head=True)
-            while part is not None and not stop.is_set():
+            for part in _parts(stream, phhs=phhs):
+                if stop.is_set():
+                    break
                 parts.put(part)
-                part = None if part.end else _next_part(stream, part.carry, phhs=phhs, head=False)
             parts.put(None)
         except BaseException as error:  # the reader's error is the caller's: raised where it takes parts
             parts.put(error)
@@ -316,51 +321,53 @@ def _parts_ahead(stream: pa.NativeFile, *, phhs: bool) -> Iterator[_Part]:
 
 @dataclass(frozen=True)
 class _Part:
-    """Whole hands of a file as read, with the offsets of their line ends and hand starts, and the
-    bytes after them (``carry``: the start of the next part); ``end`` when the file ends there."""
+    """Whole hands of a file as read, with the offsets of their line ends and hand starts; ``end``
+    when the file ends there."""
 
     text: NDArray[np.uint8]
     newlines: NDArray[np.intp]
     starts: NDArray[np.int64]
-    carry: NDArray[np.uint8]
     end: bool
 
 
-def _next_part(stream: pa.NativeFile, carry: NDArray[np.uint8], *, phhs: bool, head: bool) -> _Part | None:
-    """The next part of a file: ``carry`` and the bytes read after it, up to where its last hand
-    starts (:func:`_cut`), or to the end of the file; None for a file without any text.
+def _parts(stream: pa.NativeFile, *, phhs: bool) -> Iterator[_Part]:
+    """The parts of a file (:func:`pipeline.formats.scan.chunks`): a ``.phhs`` text cut where its last
+    hand starts (:func:`_cut`), a ``.phh`` file read whole; none for a file without any text.
 
-    ``head``: the part opens the file, and a byte-order mark before its text is left out.  The
-    first part is read in a small piece, so that the work on it starts at once.
+    The first part is read in a small piece (:data:`FIRST_PART_BYTES`), so that the work on it
+    starts at once; the others :data:`CHUNK_BYTES` at a time.
     """
-    size = min(FIRST_PART_BYTES, CHUNK_BYTES) if head else CHUNK_BYTES
-    while True:
-        text = _read_after(carry, stream, size)
-        end = len(text) < len(carry) + size
-        if head and (len(text) >= len(_BOM) or end):
-            head = False  # the byte-order mark, if any, is read: no line end in it, line numbers stay
-            if text[:len(_BOM)].tobytes() == _BOM:
-                text = text[len(_BOM):]
-        size = CHUNK_BYTES
-        if not (end or phhs):  # a .phh file is one hand, read whole
-            carry = text
-            continue
-        # The line ends and hand starts of the text are found once: those before the cut are
-        # the part's, unless cleaning the part changes its bytes.
-        newlines = _newlines(text)
-        delimited = phhs and _holds_a_delimiter(text)  # looked for once, for the starts and the cut
-        starts = _hand_starts(text, newlines, delimited=delimited) if phhs else np.zeros(0, np.int64)
+    cutter = _Cutter()
+    for chunk in scan.chunks(stream, cutter if phhs else _one_hand, size=CHUNK_BYTES,
+                             first_size=FIRST_PART_BYTES):
+        if not phhs:
+            starts = np.zeros(0, np.int64)
+        elif chunk.end:  # the rest of the file, not cut: its starts are found here
+            starts = _hand_starts(chunk.text, chunk.newlines)
+        else:
+            starts = cutter.starts[cutter.starts < len(chunk.text)]
+        yield _Part(chunk.text, chunk.newlines, starts, chunk.end)
+
+
+def _one_hand(text: NDArray[np.uint8], newlines: NDArray[np.intp]) -> int:
+    """A ``.phh`` file is one hand: it is never cut, but read whole."""
+    return 0
+
+
+class _Cutter:
+    """Where a part of a ``.phhs`` text that is not the file's end ends (:func:`_cut`), as
+    :func:`pipeline.formats.scan.chunks` asks; the hand starts of the text, found on the way, are
+    kept for the part (``starts``), so that they are found once."""
+
+    def __init__(self) -> None:
+        self.starts = np.zeros(0, dtype=np.int64)
+
+    def __call__(self, text: NDArray[np.uint8], newlines: NDArray[np.intp]) -> int:
+        delimited = _holds_a_delimiter(text)  # looked for once, for the starts and the cut
+        self.starts = _hand_starts(text, newlines, delimited=delimited)
         # A part ends where its last hand starts, so that no hand is cut, and before a
         # multi-line string the text does not close yet: its lines may be text, not headers.
-        cut = len(text) if end else _cut(text, starts, delimited=delimited)
-        if cut <= 0:
-            if end:  # an empty text (a compressed one, or a byte-order mark alone): no hand
-                return None
-            carry = text  # no hand starts after the first byte: read on
-            continue
-        lines = int(np.searchsorted(newlines, cut))
-        # The carry is copied out: the part need not wait for the next one to be freed.
-        return _Part(text[:cut], newlines[:lines], starts[starts < cut], text[cut:].copy(), end)
+        return _cut(text, self.starts, delimited=delimited)
 
 
 def _cut(text: NDArray[np.uint8], starts: NDArray[np.int64], *, delimited: bool) -> int:
@@ -382,18 +389,6 @@ def _cut(text: NDArray[np.uint8], starts: NDArray[np.int64], *, delimited: bool)
 LONGEST_OPEN_STRING = 1 << 26
 
 
-def _read_after(carry: NDArray[np.uint8], stream: pa.NativeFile, size: int) -> NDArray[np.uint8]:
-    """``carry`` and then up to ``size`` more bytes of the stream, in one new array.
-
-    The bytes are read straight into the array that holds the part, not into bytes of their own
-    that would then be copied after the carry: each copy of 16 MiB into fresh memory costs ~13 ms.
-    """
-    text = np.empty(len(carry) + size, dtype=np.uint8)
-    text[:len(carry)] = carry
-    read: int = stream.readinto(text[len(carry):])
-    return text[:len(carry) + read]
-
-
 def _member_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
     """The groups of a source of one-hand files: their texts joined, a hand per file."""
     group_size = min(batch_rows, GROUP_HANDS)
@@ -409,7 +404,7 @@ def _member_texts(source: Source, *, batch_rows: int) -> Iterator[_Group]:
                     raw: bytes = stream.read()
             except (pa.ArrowException, OSError) as error:
                 raise InputError(f"{member.path}: cannot read ({error})") from None
-            blob, bad_lines = _clean_text(raw.removeprefix(_BOM))
+            blob, bad_lines = _clean_text(raw.removeprefix(scan.BOM))
             if not blob.endswith(b"\n"):
                 blob += b"\n"
             if len(bad_lines):
@@ -426,7 +421,7 @@ def _part_groups(raw: NDArray[np.uint8], newlines: NDArray[np.intp], starts_at: 
     """The groups of hands of one part of a file: whole hands, the file's first part ``head``.
 
     ``newlines`` and ``starts_at`` are the byte offsets of the line ends and of the hand starts
-    of ``raw`` (:func:`_newlines`, :func:`_hand_starts`).
+    of ``raw`` (:func:`pipeline.formats.scan.line_ends`, :func:`_hand_starts`).
     """
     blob, bad_lines = raw, np.zeros(0, dtype=np.int64)
     # ASCII with line ends \n, the common case, needs no cleaning and keeps its offsets.
@@ -435,7 +430,7 @@ def _part_groups(raw: NDArray[np.uint8], newlines: NDArray[np.intp], starts_at: 
         cleaned, bad_lines = _clean_text(text)
         if cleaned is not text:  # bytes replaced or line ends changed: offsets move
             blob = np.frombuffer(cleaned, dtype=np.uint8)
-            newlines = _newlines(blob)
+            newlines = scan.line_ends(blob)
             starts_at = _hand_starts(blob, newlines) if phhs else starts_at
     bad_lines = bad_lines + line_base
     headed = np.ones(len(starts_at), dtype=bool)
@@ -472,16 +467,11 @@ def _is_phhs(path: Path) -> bool:
     return format_suffix(path)[0] == ".phhs"
 
 
-def _newlines(blob: NDArray[np.uint8]) -> NDArray[np.intp]:
-    """Byte offsets of the line ends (\\n) of a text, ascending."""
-    return np.flatnonzero(blob == ord("\n"))
-
-
 def _plain_ascii(blob: NDArray[np.uint8], newlines: NDArray[np.intp]) -> bool:
     """Whether a text is ASCII without a line end \\r\\n: UTF-8 that cleaning leaves as it is.
 
-    ``newlines`` are the offsets of its line ends (:func:`_newlines`): the bytes before them
-    are looked at, not the whole text again.
+    ``newlines`` are the offsets of its line ends (:func:`pipeline.formats.scan.line_ends`): the
+    bytes before them are looked at, not the whole text again.
     """
     crlf = blob[newlines[newlines > 0] - 1] == ord("\r")
     return not len(blob) or (int(blob.max()) < 0x80 and not np.any(crlf))
@@ -491,8 +481,9 @@ def _hand_starts(blob: NDArray[np.uint8], newlines: NDArray[np.intp], *,
                  delimited: bool | None = None) -> NDArray[np.int64]:
     """Byte offsets of the table headers of a ``.phhs`` text: lines that start with '[', or with
     blanks and then a whole header (an indented ``  [2]`` is a header in TOML), outside the
-    multi-line strings.  ``newlines`` are the offsets of its line ends (:func:`_newlines`);
-    ``delimited``, whether it holds a multi-line delimiter, if already known."""
+    multi-line strings.  ``newlines`` are the offsets of its line ends
+    (:func:`pipeline.formats.scan.line_ends`); ``delimited``, whether it holds a multi-line
+    delimiter, if already known."""
     line_starts = np.concatenate([[0], newlines + 1])
     line_starts = line_starts[line_starts < len(blob)]
     lead = blob[line_starts]
@@ -592,7 +583,6 @@ def _reject_bad_bytes(hands: Hands, bad: tuple[tuple[int, int], ...]) -> None:
             hands.excerpt[rows[0]] = None
 
 
-_BOM = b"\xef\xbb\xbf"
 _NOT_UTF8 = "bytes that are not UTF-8 text"
 _HEADER_LINE = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_-]+[ \t]*\][ \t]*(?:#.*)?$")
 

@@ -1,9 +1,9 @@
 """PokerStars hand histories: the text logs a poker site writes, read as showdown deals.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports
-:mod:`~pipeline.formats.sources`, :mod:`~pipeline.formats.histories`, the
-hold'em game's columns and the foundation modules, never the runs or the
-command line.
+:mod:`~pipeline.formats.sources`, :mod:`~pipeline.formats.histories`,
+:mod:`~pipeline.formats.scan`, the hold'em game's columns and the foundation
+modules, never the runs or the command line.
 
 This module owns the PokerStars hand-history format (``.txt`` session files,
 plain or compressed; one hand after another, each starting with a header line
@@ -31,8 +31,9 @@ hand is still scored and counted as ``inconsistent_record``.
 
 How a file is read
 ------------------
-A session file is read in chunks of whole hands (:data:`CHUNK_BYTES`), so
-memory is bounded by the chunk, not by the file.  One numpy pass over a
+A session file is read in chunks of whole hands (:data:`CHUNK_BYTES`, cut where
+a hand starts by :func:`pipeline.formats.scan.chunks`), so memory is bounded by
+the chunk, not by the file.  One numpy pass over a
 chunk's bytes finds its line ends; lines are told apart by their first and
 last bytes, read as bytes or 64-bit words and compared in numpy, and numpy
 assigns each line to its hand by a cumulative sum of hand starts.  pyarrow's
@@ -65,6 +66,7 @@ from numpy.typing import NDArray
 
 from pipeline.arrays import as_mask, first_per
 from pipeline.errors import InputError
+from pipeline.formats import scan
 from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, reason_key
 from pipeline.formats.sources import Batch, Source, format_suffix
 from pipeline.games import holdem
@@ -72,9 +74,12 @@ from pipeline.text import offsets_and_data, repair_utf8, shown, spans
 
 SUFFIXES = (".txt",)
 VENUE = "PokerStars"
-#: Bytes read at a time, cut at the last hand start: memory is bounded by a chunk.
+#: Bytes read at a time, cut at the last hand start: memory is bounded by a chunk.  Not the PHH
+#: reader's part size (phh.CHUNK_BYTES, 16 MiB), a fact of its own: a chunk here is also what one
+#: parse holds at once, with arrays over every line of it, so its size bounds the run's memory
+#: (100,000 hands: a peak RSS of about 240 MiB at 8 MiB, 320 MiB at 16 MiB); a PHH part is read at
+#: once, and parsed :data:`pipeline.formats.phh.GROUP_HANDS` hands at a time.
 CHUNK_BYTES = 1 << 23
-_BOM = b"\xef\xbb\xbf"
 _SEATS = holdem.MAX_PLAYERS
 _BOARD = 5
 
@@ -122,6 +127,7 @@ _CASHED_OUT = (rf"{_TAGS} showed \[[^\]]*\] and won \((?P<amount>{_AMOUNT})\)"
 _TWO_CARDS = r"^[^ ]{2} [^ ]{2}$"
 
 _START_BYTES = re.compile(HAND_START.encode())
+_START_BYTE = HAND_START.encode()[1]  # after the pattern's "^"
 
 
 def _lines_of(content: str) -> str:
@@ -156,7 +162,7 @@ def is_pokerstars(path: Path) -> bool:
             head: bytes = stream.read(64)
     except (pa.ArrowException, OSError):
         return False
-    return head.removeprefix(_BOM).startswith(b"PokerStars")
+    return head.removeprefix(scan.BOM).startswith(b"PokerStars")
 
 
 def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
@@ -178,78 +184,66 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
         hands_before += parsed.hands
 
 
-def _chunks(source: Source) -> Iterator[tuple[bytearray, int]]:
-    """Whole hands of a source, a chunk at a time, with line ends ``\\n`` and no byte-order mark:
-    (text, number of its first line), as :func:`_pieces` reads them."""
-    for piece, first_line, _ in _pieces(source):
-        yield piece, first_line
+def _pieces(source: Source) -> Iterator[tuple[NDArray[np.uint8], int, NDArray[np.intp]]]:
+    """Whole hands of a source, a chunk at a time (:func:`pipeline.formats.scan.chunks`, cut at
+    :func:`_last_start`), with line ends ``\\n`` and no byte-order mark (:func:`_tidy`).
 
-
-def _pieces(source: Source) -> Iterator[tuple[bytearray, int, NDArray[np.int64]]]:
-    """Whole hands of a source, a chunk at a time, with line ends ``\\n`` and no byte-order mark.
-
-    Yields (text, number of its first line, where its ``\\n`` are).  A
-    ``\\r`` at the end of a block waits for the next one, so that a ``\\r\\n``
-    split between blocks stays one line end.  Each block is read into the
-    chunk's own buffer, after what the last chunk left over, and the chunk is
-    cut in place: its text is copied once.
+    Yields (text, number of its first line, where its ``\\n`` are).
     """
     line = 1
-    carry = b""
-    first = True
     try:
         with pa.input_stream(str(source.path), compression=source.compression) as stream:
-            while True:
-                data = bytearray(len(carry) + CHUNK_BYTES)
-                data[:len(carry)] = carry
-                got: int = stream.readinto(memoryview(data)[len(carry):])
-                del data[len(carry) + got:]
-                at_end = not got
-                if first and (len(data) >= len(_BOM) or at_end):
-                    if data.startswith(_BOM):
-                        del data[:len(_BOM)]
-                    first = False
-                hold = b""
-                if not at_end and data.endswith(b"\r"):
-                    del data[-1:]
-                    hold = b"\r"
-                if b"\r" in data:
-                    data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-                if _BOM[:1] in data and b"\n" + _BOM in data:  # sessions pasted together keep their marks
-                    data = data.replace(b"\n" + _BOM, b"\n")
-                cut = len(data) if at_end else _last_start(data)
-                if cut <= 0:
-                    if at_end:  # no text at all (emptied since it was found, or a byte-order mark alone)
-                        return
-                    carry = bytes(data) + hold
-                    continue
-                carry = bytes(memoryview(data)[cut:]) + hold
-                del data[cut:]
-                if data:
-                    newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == _NEWLINE)
-                    yield data, line, newlines
-                    line += len(newlines)
-                if at_end:
-                    return
+            for chunk in scan.chunks(stream, _last_start, size=CHUNK_BYTES, tidy=_tidy):
+                yield chunk.text, line, chunk.newlines
+                line += len(chunk.newlines)
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"{source.path}: cannot read past line {line} ({error})") from None
 
 
-def _last_start(data: bytes | bytearray) -> int:
-    """Where the last line that starts a hand begins (0 if only at the start, or none)."""
-    end = len(data)
-    while (found := data.rfind(b"\nPokerStars ", 0, end)) >= 0:
-        stop = data.find(b"\n", found + 1)
-        line = data[found + 1:stop if stop >= 0 else len(data)]
-        if _START_BYTES.match(line):
-            return found + 1
-        end = found
+def _tidy(text: NDArray[np.uint8], end: bool) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """A block of a log as it is read: line ends ``\\n`` (from ``\\r\\n`` and a lone ``\\r`` too), and
+    no byte-order mark after one (sessions pasted together keep their marks); and a ``\\r`` that
+    ends a block that is not the file's end, held back for the next block, so that a ``\\r\\n``
+    split between the two stays one line end."""
+    held = text[len(text):]
+    if not end and len(text) and text[-1] == _RETURN:
+        text, held = text[:-1], text[-1:]
+    if (text == _RETURN).any():
+        text = np.frombuffer(text.tobytes().replace(b"\r\n", b"\n").replace(b"\r", b"\n"), dtype=np.uint8)
+    if len(text) and text.max() >= scan.BOM[0]:
+        raw = text.tobytes()
+        if b"\n" + scan.BOM in raw:
+            text = np.frombuffer(raw.replace(b"\n" + scan.BOM, b"\n"), dtype=np.uint8)
+    return text, held
+
+
+def _last_start(text: NDArray[np.uint8], newlines: NDArray[np.intp]) -> int:
+    """Where the last line that starts a hand begins (0 if only at the start, or none); ``newlines``
+    are the offsets of the text's line ends.
+
+    The lines are looked at from the end, a few at a time and then twice as many (the last hand
+    starts a few dozen lines before the end), and only those that start as a header does are
+    matched.
+    """
+    stop, window = len(newlines), 64
+    while stop > 0:
+        begin = max(stop - window, 0)
+        starts = newlines[begin:stop] + 1  # the lines after these line ends
+        ends = newlines[begin + 1:stop + 1]
+        if len(ends) < len(starts):
+            ends = np.append(ends, len(text))
+        pick = starts < len(text)
+        pick[pick] = text[starts[pick]] == _START_BYTE
+        for at, end in zip(starts[pick][::-1].tolist(), ends[pick][::-1].tolist()):
+            if _START_BYTES.match(text[at:end].tobytes()):
+                return int(at)
+        stop, window = begin, 2 * window
     return 0
 
 
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _PAD = 32  # zero bytes after a chunk's text: a word can be read at any offset up to 24 bytes past its end
-_NEWLINE, _COLON, _SPACE, _ZERO, _NINE = (ord(c) for c in "\n: 09")
+_NEWLINE, _RETURN, _COLON, _SPACE, _ZERO, _NINE = (ord(c) for c in "\n\r: 09")
 # Words after "NAME: " that are actions as they stand, without reading an amount.
 _PLAIN_ACTIONS = (b"folds", b"checks", b"mucks hand", b"doesn't show hand")
 # The last byte of the text of a line that can be an action (before spaces): see :data:`_ACTION`.
@@ -269,7 +263,7 @@ class _Bytes:
     copy of the text padded with zeros, so a word may start anywhere in it.
     """
 
-    def __init__(self, piece: bytes | bytearray) -> None:
+    def __init__(self, piece: NDArray[np.uint8] | bytes) -> None:
         self.size = len(piece)
         padded = np.empty(len(piece) + _PAD, dtype=np.uint8)
         padded[:len(piece)] = np.frombuffer(piece, dtype=np.uint8)
@@ -431,14 +425,14 @@ class _Rejects:
                 self.mask[hand] = True
 
 
-def _parse(piece: bytes | bytearray, first_line: int, hands_before: int, path: str,
-           newlines: NDArray[np.int64] | None = None) -> _Parsed:
+def _parse(piece: NDArray[np.uint8] | bytes, first_line: int, hands_before: int, path: str,
+           newlines: NDArray[np.intp] | None = None) -> _Parsed:
     """Decide every hand of a chunk of whole hands (text with ``\\n`` line ends, at ``newlines`` if
     known)."""
     piece, bad_lines = repair_utf8(piece)  # bytes replaced are never a "\n"
     text = _Bytes(piece)
     if newlines is None:
-        newlines = np.flatnonzero(text.bytes[:text.size] == _NEWLINE)
+        newlines = scan.line_ends(text.bytes[:text.size])
     line_offsets = np.concatenate([[0], newlines + 1, [len(piece)]]).astype(np.int64)
     if line_offsets[-2] == len(piece):  # the text ends with "\n": its last line is empty
         line_offsets = line_offsets[:-1]
