@@ -25,12 +25,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from pokerkit import HandHistory, Mode, NoLimitTexasHoldem
 
 from pipeline.cli import cli
-from pipeline.formats import phh
+from pipeline.formats import histories, phh
 from pipeline.formats.readers import open_source
 
 from .conftest import DATA, PhhHand, PhhRun, phhs_text, run_phh, toml_text
@@ -396,6 +397,25 @@ def handhq_by_rules() -> dict[str, tuple[str, str, str | None]]:
                 k: v for k, v in document.items() if k != "finishing_stacks"}, replayed)
             outcomes[key] = (winners, named or "", "checked" if named else "not_checked_side_pots")
     return outcomes
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_audit_by_venue_counts_each_hand_of_each_kind_at_its_venue(seed: int) -> None:
+    # The counts of a group's hands by venue and kind, against a look at each hand.
+    rng = random.Random(seed)
+    hands = rng.randrange(0, 40)
+    venues = [rng.choice([None, "iPoker Network", "PartyPoker", "Ongame Network", "5"]) for _ in range(hands)]
+    kinds = {name: np.array([rng.random() < 0.4 for _ in range(hands)], dtype=bool)
+             for name in histories.VENUE_COUNTS}
+    plainly: dict[str, int] = {}
+    for name, rows in kinds.items():
+        for row in np.flatnonzero(rows):
+            if venues[row] is not None:
+                key = histories.venue_key(venues[row], name)
+                plainly[key] = plainly.get(key, 0) + 1
+    got = histories.venue_counts(venues, kinds)
+    assert list(got.items()) == list(plainly.items())  # the same keys, in the same order
+    assert all(isinstance(count, int) for count in got.values())
 
 
 def test_handhq_sample_every_ipoker_record_is_inconsistent_and_nothing_mismatches(tmp_path: Path) -> None:

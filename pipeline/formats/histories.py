@@ -14,15 +14,17 @@ who forfeit (:data:`FORFEITS`), of showdowns scored but not checked against
 the record (:data:`NOT_CHECKED`), which source formats are hand histories
 (:data:`FORMATS`), the venue a format's records name (:data:`VENUES`), and
 how reasons and venues are counted beside the counts (:func:`reason_key`,
-:func:`venue_key`) and read back for summary.json.
+:func:`venue_key`, :func:`venue_counts`) and read back for summary.json.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
+from numpy.typing import NDArray
 
 from pipeline.games import holdem
 
@@ -76,6 +78,47 @@ _VENUE = "venue\x1f"  # a separator no venue's name holds
 def venue_key(venue: str, name: str) -> str:
     """The ``Batch.counts`` key counting hands of ``name`` (of :data:`VENUE_COUNTS`) played at ``venue``."""
     return f"{_VENUE}{name}\x1f{venue}"
+
+
+def venue_counts(venues: Sequence[str | None] | pa.Array, kinds: Mapping[str, NDArray[np.bool_]]
+                 ) -> dict[str, int]:
+    """The ``Batch.counts`` of a group of hands by the venue each names (:func:`venue_key`), for each kind.
+
+    One count per venue and kind over the venues' codes (a dictionary of the
+    group's venues), not a look at each hand; the keys come in the order a look
+    at each hand, kind after kind, would add them.
+
+    Parameters
+    ----------
+    venues : sequence of str or None, or pyarrow string array, of length hands
+        Where each hand was played; None where its record does not say.
+    kinds : mapping of str to ndarray of shape (hands,), dtype bool
+        For each name of :data:`VENUE_COUNTS`, the hands it counts.
+
+    Returns
+    -------
+    dict of str to int
+        The hands of each venue for each name, by the key :func:`venue_key` gives them: names in
+        the order of ``kinds``, venues in the order of their first hand of the name; none for a
+        venue no hand of the name was played at, nor for hands without a venue.
+
+    Examples
+    --------
+    >>> kinds = {"checked": np.array([True, True, True, False]),
+    ...          "not_checked_side_pots": np.array([False, False, False, True])}
+    >>> by_venue(venue_counts(["iPoker", None, "Ongame", "iPoker"], kinds))
+    {'Ongame': {'checked': 1}, 'iPoker': {'checked': 1, 'not_checked_side_pots': 1}}
+    """
+    encoded = (venues if isinstance(venues, pa.Array) else pa.array(venues, pa.string())).dictionary_encode()
+    names = encoded.dictionary.to_pylist()
+    code = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    named = code >= 0
+    counts: dict[str, int] = {}
+    for name, hands in kinds.items():
+        venue, first, tally = np.unique(code[hands & named], return_index=True, return_counts=True)
+        for at in np.argsort(first).tolist():
+            counts[venue_key(str(names[venue[at]]), name)] = int(tally[at])
+    return counts
 
 
 def by_venue(counts: Mapping[str, int],

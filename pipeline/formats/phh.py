@@ -63,7 +63,7 @@ from numpy.typing import NDArray
 from pipeline.arrays import as_mask, first_per
 from pipeline.errors import InputError
 from pipeline.formats import scan
-from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, complete, reason_key, venue_key
+from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, complete, reason_key, venue_counts
 from pipeline.formats.sources import Batch, PendingBatch, Source, format_suffix
 from pipeline.games import holdem
 from pipeline.poker import cards, notation
@@ -2221,14 +2221,10 @@ def replay(hands: Hands) -> Replay:
         key = reason_key("inconsistent_record", str(problem[row]))
         counts[key] = counts.get(key, 0) + 1
     # The audit by the venue each record names (HandHQ's .phhs files mix six sites).
-    kinds = {"checked": checked, "not_checked_inconsistent_record": inconsistent,
-             "not_checked_unknown_stacks": unknown, "not_checked_side_pots": scored & recorded & ~inconsistent
-             & ~unknown & side_pot}
-    for name, rows in kinds.items():
-        for row in np.flatnonzero(rows):
-            if hands.venue[row] is not None:
-                key = venue_key(str(hands.venue[row]), name)
-                counts[key] = counts.get(key, 0) + 1
+    counts.update(venue_counts(hands.venue, {
+        "checked": checked, "not_checked_inconsistent_record": inconsistent,
+        "not_checked_unknown_stacks": unknown,
+        "not_checked_side_pots": scored & recorded & ~inconsistent & ~unknown & side_pot}))
     return Replay(rejections=rejections, variant=fields.variant, board=board, holes=holes, live=contesting,
                   contributed=contributed, received=received, recorded=recorded, side_pot=side_pot,
                   scored=scored, expected=expected, counts=counts)
