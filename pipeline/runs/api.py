@@ -38,6 +38,7 @@ from pipeline.formats import readers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.games import registry
 from pipeline.runs import runner
+from pipeline.runs.columns import conformed
 from pipeline.text import shown
 
 if TYPE_CHECKING:
@@ -247,7 +248,7 @@ def _aligned(scoring: runner.Scoring, columns: dict[str, pa.Array | pa.ChunkedAr
         scored = scoring.score(batch)
         # The k-th scored row goes to the k-th ok position; a rejected row takes a null index.
         places = pa.array(np.cumsum(scored.ok) - 1, pa.int64(), mask=~scored.ok)
-        part = runner.conformed(scored.results, scoring.game_template).take(places)
+        part = conformed(scored.results, scoring.game_template).take(places)
         if scoring.expected:
             part = part.append_column(EXPECTED, batch.column(scoring.expected))
         part = part.append_column(REASON, pa.array(scored.reasons, pa.string()))

@@ -73,6 +73,7 @@ from pipeline.poker.holdem import (
     suit_counts,
 )
 from pipeline.ranges import ranges
+from pipeline.runs.columns import conformed, kept_columns
 from pipeline.runs.runner import (
     BaseRun,
     BatchOutcome,
@@ -80,8 +81,6 @@ from pipeline.runs.runner import (
     Summary,
     SummaryParts,
     Totals,
-    conformed,
-    kept_columns,
 )
 from pipeline.text import shown
 
@@ -517,7 +516,7 @@ class EquityRun(BaseRun):
         equity table's.
     samples, seed, exact : as in :func:`equities`
     keep, keep_all : columns of the user's carried into the equity table, as
-        :func:`pipeline.runs.runner.kept_columns` reads them
+        :func:`pipeline.runs.columns.kept_columns` reads them
     """
 
     results_stem = "equity"

@@ -55,8 +55,9 @@ from pipeline.formats.writers import FORMATS, TableWriter, write_json, write_tab
 from pipeline.games import registry
 from pipeline.games.base import Game, Scored
 from pipeline.games.tally import Tally
+from pipeline.runs.columns import conformed, kept_columns
 from pipeline.runs.threads import available_cores, run_ordered
-from pipeline.text import listed, shown
+from pipeline.text import listed
 
 REJECT_SCHEMA = pa.schema([("row", pa.int64()), ("source", pa.string()),
                            ("source_row", pa.int64()), ("line", pa.int64()),
@@ -307,38 +308,6 @@ class Scoring:
         }, schema=REJECT_SCHEMA)
 
 
-def conformed(table: pa.Table, template: pa.Table) -> pa.Table:
-    """``table`` with the columns of ``template`` in its order and types: those it lacks empty.
-
-    An empty category column keeps the template's dictionary, so that every
-    table of one schema reads back with the same categories.
-
-    >>> template = pa.table({"a": pa.array([], pa.int16()), "b": pa.array([], pa.int64())})
-    >>> conformed(pa.table({"b": [1]}), template).to_pylist()
-    [{'a': None, 'b': 1}]
-    """
-    have = set(table.column_names)
-    columns = []
-    # One empty column per type, shared by every column of that type the table lacks: the seven
-    # hand-history columns of a deal archive's winners would otherwise take 1 MiB each per batch.
-    empty: dict[tuple[pa.DataType, int], pa.Array] = {}
-    for wanted, like in zip(template.schema, template.columns):
-        kind = wanted.type
-        if wanted.name in have:
-            columns.append(table.column(wanted.name).cast(kind))
-            continue
-        dictionary = None
-        if pa.types.is_dictionary(kind):  # shared only with columns of the same dictionary
-            dictionary = like.chunk(0).dictionary if like.num_chunks else pa.array([], kind.value_type)
-        key = (kind, id(dictionary))
-        if key not in empty:
-            empty[key] = pa.nulls(table.num_rows, kind) if dictionary is None else \
-                pa.DictionaryArray.from_arrays(pa.nulls(table.num_rows, kind.index_type), dictionary,
-                                               ordered=kind.ordered)
-        columns.append(empty[key])
-    return pa.table(columns, schema=template.schema)
-
-
 def batch_span(batch: Batch) -> int:
     """The highest source row of a batch (rows read or unreadable), 0 if it has none."""
     if not len(batch.rows) and not batch.unreadable:
@@ -415,85 +384,6 @@ def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None,
     else:
         expected = None
     return Scoring(played.name, read + carried, expected, carried, best_five)
-
-
-def kept_columns(sources: Sequence[Source], *, keep: Sequence[str] = (), keep_all: bool = False,
-                 taken: Sequence[str] = (), output_format: str = "csv",
-                 results: str = "winners") -> pa.Schema:
-    """The columns of the user's that a run carries into its results, with their Arrow types.
-
-    Parameters
-    ----------
-    sources : sequence of Source
-        The run's inputs; only the deal archives and games files (CSV,
-        Parquet) have columns of their own to keep.
-    keep : sequence of str
-        Column names asked for (``--keep``), in order.
-    keep_all : bool
-        Keep every column of those inputs that no game reads (``--keep-all``),
-        after the ``keep`` ones, in the order the inputs first name them.
-    taken : sequence of str
-        The results table's own columns: a kept column may not have one's name.
-    output_format : str
-        ``"csv"`` refuses a column CSV cannot hold (a list, a struct).
-    results : str
-        The results table, as messages name it.
-
-    Returns
-    -------
-    pyarrow.Schema
-        One field per kept column: text for a CSV input's column, a Parquet
-        input's own type; inputs giving one column in types that widen to
-        one (int32 and int64, categorical text and text) give the wider.
-
-    Raises
-    ------
-    UsageError
-        A name no such input has, one a game reads, one the results have.
-    InputError
-        Inputs that give one column in types that do not widen to one.
-    """
-    tables = [source for source in sources if source.format in readers.TABLE_FORMATS]
-    known = registry.known_columns()
-    names = list(dict.fromkeys(keep))
-    if keep_all:
-        names += [name for source in tables for name in source.columns if name not in known]
-        names = list(dict.fromkeys(names))
-    fields = []
-    for name in names:
-        what = f"--keep {shown(name)}" if name in keep else f"--keep-all: column {shown(name)}"
-        if name in known:
-            raise UsageError(f"{what} is a column the game reads, not one of yours to keep")
-        if name in taken:
-            raise UsageError(f"{what}: {results} has a column of that name already; rename it in the "
-                             f"input" + ("" if name in keep else ", or --keep the columns you want"))
-        having = [source for source in tables if name in source.columns]
-        if not having:
-            raise UsageError(f"{what}: no CSV or Parquet input has such a column")
-        found = {source.column_type(name): source for source in having}
-        # Types that differ widen to one: int32 and int64 to int64, categorical text and text to text.
-        kinds = [kind.value_type if len(found) > 1 and pa.types.is_dictionary(kind) else kind
-                 for kind in found]
-        try:
-            kind = pa.unify_schemas([pa.schema([(name, kind)]) for kind in kinds],
-                                    promote_options="permissive").field(name).type
-        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
-            (one, first), (other, second) = list(found.items())[:2]
-            raise InputError(f"column {shown(name)} is {one} in {first.name} but {other} in {second.name}: "
-                             f"give it one type in every input to keep it") from None
-        if output_format == "csv" and not _csv_writable(kind):
-            raise UsageError(f"{what} is of type {kind}, which a CSV file cannot hold: pass --format parquet")
-        fields.append(pa.field(name, kind))
-    return pa.schema(fields)
-
-
-def _csv_writable(kind: pa.DataType) -> bool:
-    """Whether pyarrow's CSV writer can write a column of this type: it writes each value's text."""
-    try:
-        pa.nulls(1, kind).cast(pa.string())
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
-        return False
-    return True
 
 
 @dataclass
