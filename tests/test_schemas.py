@@ -144,3 +144,19 @@ def test_polars_and_duckdb_read_the_types(tmp_path):
     assert found["p1_key"] == "SMALLINT" and found["row"] == "BIGINT" and found["winner_count"] == "TINYINT"
     missing = duckdb.sql(f"SELECT count(*) FROM read_parquet('{path}') WHERE p4_key IS NULL").fetchall()[0]
     assert missing == (frame.height,)
+
+
+def test_empty_columns_keep_their_own_dictionaries():
+    from pipeline.runs.columns import conformed
+
+    kind = pa.dictionary(pa.int8(), pa.string())
+    template = pa.table({
+        "a": pa.DictionaryArray.from_arrays(pa.array([], pa.int8()), pa.array(["x", "y"])),
+        "b": pa.DictionaryArray.from_arrays(pa.array([], pa.int8()), pa.array(["p", "q", "r"])),
+        "c": pa.DictionaryArray.from_arrays(pa.array([], pa.int8()), pa.array(["x", "y"])),
+        "n": pa.array([], pa.int64())})
+    got = conformed(pa.table({"n": [1, 2]}), template)
+    assert [got.column(name).type for name in "abc"] == [kind] * 3
+    dictionaries = [got.column(name).chunk(0).dictionary.to_pylist() for name in "abc"]
+    assert dictionaries == [["x", "y"], ["p", "q", "r"], ["x", "y"]]
+    assert got.column("a").null_count == got.column("b").null_count == 2

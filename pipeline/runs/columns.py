@@ -39,22 +39,31 @@ def conformed(table: pa.Table, template: pa.Table) -> pa.Table:
     columns = []
     # One empty column per type, shared by every column of that type the table lacks: the seven
     # hand-history columns of a deal archive's winners would otherwise take 1 MiB each per batch.
-    empty: dict[tuple[pa.DataType, int], pa.Array] = {}
+    made: list[tuple[pa.DataType, pa.Array | None, pa.Array]] = []
     for wanted, like in zip(template.schema, template.columns):
         kind = wanted.type
         if wanted.name in have:
             columns.append(table.column(wanted.name).cast(kind))
             continue
         dictionary = None
-        if pa.types.is_dictionary(kind):  # shared only with columns of the same dictionary
+        if pa.types.is_dictionary(kind):
             dictionary = like.chunk(0).dictionary if like.num_chunks else pa.array([], kind.value_type)
-        key = (kind, id(dictionary))
-        if key not in empty:
-            empty[key] = pa.nulls(table.num_rows, kind) if dictionary is None else \
-                pa.DictionaryArray.from_arrays(pa.nulls(table.num_rows, kind.index_type), dictionary,
-                                               ordered=kind.ordered)
-        columns.append(empty[key])
+        columns.append(_empty(made, kind, dictionary, table.num_rows))
     return pa.table(columns, schema=template.schema)
+
+
+def _empty(made: list[tuple[pa.DataType, pa.Array | None, pa.Array]], kind: pa.DataType,
+           dictionary: pa.Array | None, rows: int) -> pa.Array:
+    """An empty column of ``kind`` (of ``dictionary``), the one in ``made`` if there is one, else a
+    new one added to it: a dictionary column is shared only with those of an equal dictionary (the
+    categories of every seat, the descriptions of every best five)."""
+    for made_kind, made_dictionary, column in made:
+        if made_kind == kind and (dictionary is None or dictionary.equals(made_dictionary)):
+            return column
+    column = pa.nulls(rows, kind) if dictionary is None else pa.DictionaryArray.from_arrays(
+        pa.nulls(rows, kind.index_type), dictionary, ordered=kind.ordered)
+    made.append((kind, dictionary, column))
+    return column
 
 
 def kept_columns(sources: Sequence[Source], *, keep: Sequence[str] = (), keep_all: bool = False,
