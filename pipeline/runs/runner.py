@@ -257,14 +257,16 @@ class Scoring:
         return BatchOutcome(results, self.rejects(source, batch, scored, offset), totals)
 
     def carry(self, results: pa.Table, table: pa.Table, chosen: pa.Array) -> pa.Table:
-        """``results`` with the kept columns of the rows of ``table`` that ``chosen`` selects."""
+        """``results`` with the kept columns of the rows of ``table`` that ``chosen`` selects.
+
+        A column an input does not have (or that a reader filled with null
+        text) is left out: :func:`~pipeline.runs.columns.conformed` gives it
+        empty, in its kept type.
+        """
         for kept in self.kept:
             column = table.column(kept.name) if kept.name in table.column_names else None
-            if column is None or column.null_count == len(column):  # an input without it
-                values = pa.nulls(int(pc.sum(chosen).as_py() or 0), kept.type)
-            else:
-                values = column.filter(chosen).cast(kept.type)
-            results = results.append_column(kept, values)
+            if column is not None and column.null_count < len(column):
+                results = results.append_column(kept, column.filter(chosen).cast(kept.type))
         return results
 
     @staticmethod
