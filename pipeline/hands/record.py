@@ -1,0 +1,181 @@
+"""What a hand-history format hands over: a group of hands as its text wrote them, nothing worked out.
+
+Layer: hands (:mod:`pipeline.hands`); imports :mod:`~pipeline.hands.model`,
+numpy and pyarrow only.
+
+This module owns the one interface between every hand-history format and
+the rest of the package, :class:`Record`: the facts a format reads from
+its text (who sat where with what, the forced bets and the actions in
+order, the cards, what the record says each player received) as whole
+arrays over a group of hands.  A format fills a Record and nothing more;
+the replay of the chips, the positions, the audit and the three tables
+(:mod:`pipeline.hands.model`) are worked out from it once, for every
+format.
+
+Seats are *slots*: ten columns per hand in the table's order (the slot
+after slot s, clockwise, is s + 1, the first after the last), so that
+positions follow from the button's slot.  A site's logs use slot = seat
+number - 1; PHH the player's order (``p1`` is slot 0), in which the button
+is the last player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+from numpy.typing import NDArray
+
+from pipeline.hands.model import Action
+
+#: Slots per hand: the most players a hand of any format seats.
+SLOTS = 10
+#: Card codes beyond the deck's 0..51: a card written but unseen (``??``, ``[-- --]``), and none.
+UNKNOWN_CARD = 254
+NO_CARD = 255
+#: The codes of the :class:`~pipeline.hands.model.Action` vocabulary, as :attr:`Record.action` holds them.
+CODE = {action: code for code, action in enumerate(Action)}
+
+
+@dataclass
+class Record:
+    """A group of hands as one format read them: hand i is row i of every per-hand array.
+
+    Per hand, shape (hands,)
+    ------------------------
+    number : int64
+        The hand's number in its input, from 1, every hand counted: with the
+        input's place in the run, its ``hand_key``.
+    line : int64
+        The line of the input where the hand starts.
+    problem : object
+        Why the format rejects the hand as it reads it (str), None for none.
+    excerpt : list of str or None
+        The text shown with the problem.
+    apart : object
+        Why the text sets the hand apart (:data:`~pipeline.hands.model.APART`
+        reasons: run twice, cancelled), None for none.
+    hand : dict of str to pyarrow.Array
+        Columns of :data:`~pipeline.hands.model.HANDS` the text writes, each of
+        ``hands`` values (null where a hand does not say): ``hand_id``,
+        ``table_key``, ``site``, ``table``, ``time``, ``time_zone``,
+        ``variant``, ``game``, ``betting``, ``currency``, ``small_blind``,
+        ``big_blind``, ``ante``, ``tournament_id``, ``buy_in``, ``level``,
+        ``max_seats``.  The others (``button_seat``, ``players``, ``board``,
+        ``pot``, ``rake``, ``outcome``, ``reason``) are worked out.
+    button : int8
+        The slot the record names as the button, -1 where it names none; a
+        slot no one was dealt into is a dead button.
+
+    Per slot, shape (hands, SLOTS)
+    ------------------------------
+    seat : int8
+        The seat number the record gives the slot's player, 0 where no one
+        is dealt in.
+    player : pyarrow.Array of hands * SLOTS strings
+        Row-major (hand, slot): the player's name, null where no one is dealt in.
+    stack : float64
+        The starting stack (inf where the record does not know it).
+    holes : uint8, shape (hands, SLOTS, 2)
+        Hole cards as codes 0..51, :data:`UNKNOWN_CARD`, :data:`NO_CARD`.
+    board : uint8, shape (hands, 5)
+        The board as dealt, :data:`NO_CARD` past its last card.
+
+    Per action, shape (actions,), hand after hand, each hand's in order
+    -----------------------------------------------------------------
+    action_hand : int64
+        The row of the action's hand.
+    slot : int8
+        The actor's slot.
+    action : int8
+        The :data:`CODE` of what it does.  A format that does not tell a bet
+        from a raise, or a check from a call (PHH's ``cbr``, ``cc``) may give
+        either: the replay names it from the chips.
+    street : int8
+        0 before the flop, 1 the flop, 2 the turn, 3 the river.
+    to : float64
+        A bet or raise: the player's total on the street after it; a post:
+        its amount; NaN for the others.
+    written : float64
+        The chips the text says the action adds (a call's amount), NaN where
+        it does not say.
+    all_in : bool
+        The text says the action puts the player all in.
+    text : pyarrow.Array of actions strings, optional
+        The action as written, shown when the hand is rejected.
+
+    What the record says of the result
+    ----------------------------------
+    received : float64, shape (hands, SLOTS)
+        What each player received from the pot, as the record says (PHH:
+        finishing stacks or winnings; a site: its collections), NaN where
+        it does not say.
+    cashed_out : float64, shape (hands, SLOTS)
+        Chips a player received from the site instead of the pot (an all-in
+        cash-out) or paid to it (negative: insurance, GGPoker's cashout
+        risk), 0 for none.
+    returned : float64, shape (hands, SLOTS)
+        The uncalled bet the record says went back to each player, NaN
+        where the record does not say.
+    pot, rake : float64, shape (hands,)
+        The total pot and the rake as written, NaN where not written.
+    """
+
+    number: NDArray[np.int64]
+    line: NDArray[np.int64]
+    problem: NDArray[np.object_]
+    excerpt: list[str | None]
+    apart: NDArray[np.object_]
+    hand: dict[str, pa.Array]
+    button: NDArray[np.int8]
+    seat: NDArray[np.int8]
+    player: pa.Array
+    stack: NDArray[np.float64]
+    holes: NDArray[np.uint8]
+    board: NDArray[np.uint8]
+    action_hand: NDArray[np.int64]
+    slot: NDArray[np.int8]
+    action: NDArray[np.int8]
+    street: NDArray[np.int8]
+    to: NDArray[np.float64]
+    written: NDArray[np.float64]
+    all_in: NDArray[np.bool_]
+    received: NDArray[np.float64]
+    cashed_out: NDArray[np.float64]
+    returned: NDArray[np.float64]
+    pot: NDArray[np.float64]
+    rake: NDArray[np.float64]
+    text: pa.Array | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def hands(self) -> int:
+        """The number of hands."""
+        return len(self.number)
+
+    @property
+    def dealt(self) -> NDArray[np.bool_]:
+        """(hands, SLOTS) bool: a player is dealt in at the slot."""
+        dealt: NDArray[np.bool_] = self.seat > 0
+        return dealt
+
+    def check(self) -> None:
+        """Raise ValueError naming the first array whose shape does not fit the others (a format's bug)."""
+        hands, actions = self.hands, len(self.action_hand)
+        shapes = {"line": (hands,), "problem": (hands,), "apart": (hands,), "button": (hands,),
+                  "seat": (hands, SLOTS), "stack": (hands, SLOTS), "holes": (hands, SLOTS, 2),
+                  "board": (hands, 5), "slot": (actions,), "action": (actions,), "street": (actions,),
+                  "to": (actions,), "written": (actions,), "all_in": (actions,),
+                  "received": (hands, SLOTS), "cashed_out": (hands, SLOTS), "returned": (hands, SLOTS),
+                  "pot": (hands,), "rake": (hands,)}
+        for name, shape in shapes.items():
+            if np.shape(getattr(self, name)) != shape:
+                raise ValueError(f"Record.{name} has shape {np.shape(getattr(self, name))}, not {shape}")
+        if len(self.player) != hands * SLOTS or len(self.excerpt) != hands:
+            raise ValueError("Record.player holds hands * SLOTS names and Record.excerpt hands texts")
+        for name, column in self.hand.items():
+            if len(column) != hands:
+                raise ValueError(f"Record.hand[{name!r}] has {len(column)} values for {hands} hands")
+        if actions and (np.diff(self.action_hand) < 0).any():
+            raise ValueError("Record.action_hand is not in hand order")
