@@ -13,6 +13,8 @@ read as False (:func:`as_mask`), and the first of the rows of each group
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -83,3 +85,90 @@ def first_per(groups: NDArray[np.integer], count: int, values: NDArray[np.intege
         first = np.flatnonzero(np.concatenate([[True], groups[1:] != groups[:-1]]))
         out[groups[first]] = values[first]
     return out
+
+
+def across(ufunc: np.ufunc, values: NDArray[Any]) -> NDArray[Any]:
+    """``ufunc.reduce(values, axis=1)`` a column at a time, for an ufunc blind to order (max, or).
+
+    numpy reduces a short last axis (the seats, the board) row by row, a
+    call for each row; a column at a time takes a call for each column.
+
+    >>> across(np.maximum, np.array([[1., 5., 2.], [7., 3., np.nan]])).tolist()
+    [5.0, nan]
+    """
+    out = values[:, 0].copy()
+    for column in range(1, values.shape[1]):
+        ufunc(out, values[:, column], out=out)
+    return out
+
+
+def running_max(values: NDArray[np.float64], segment: NDArray[np.integer]) -> NDArray[np.float64]:
+    """The maximum of each value's segment so far, itself included; NaN is the largest.
+
+    Each pass doubles the span taken in, so that a segment of k values takes
+    log2(k) passes over the whole array, whatever the number of segments.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n,), dtype float64
+    segment : ndarray of shape (n,), integer
+        Non-decreasing: the members of a segment are contiguous.
+
+    Returns
+    -------
+    ndarray of shape (n,), dtype float64
+
+    Examples
+    --------
+    >>> running_max(np.array([1., 5., 2., 7., 3., np.nan, 4.]), np.array([0, 0, 0, 1, 1, 2, 2])).tolist()
+    [1.0, 5.0, 5.0, 7.0, 7.0, nan, nan]
+    """
+    running = values.copy()
+    step = 1
+    while step < len(values):
+        same = segment[step:] == segment[:-step]
+        if not same.any():
+            break
+        running[step:] = np.where(same, np.maximum(running[step:], running[:-step]), running[step:])
+        step *= 2
+    return running
+
+
+def segment_starts(segment: NDArray[np.integer]) -> NDArray[np.intp]:
+    """For each member of a non-decreasing ``segment``, the index of its segment's first member.
+
+    >>> segment_starts(np.array([0, 0, 3, 3, 3, 4])).tolist()
+    [0, 0, 2, 2, 2, 5]
+    """
+    n = len(segment)
+    first = np.ones(n, dtype=bool)
+    first[1:] = segment[1:] != segment[:-1]
+    starts: NDArray[np.intp] = np.maximum.accumulate(np.where(first, np.arange(n), 0)) if n else \
+        np.zeros(0, np.intp)
+    return starts
+
+
+def segment_cumsum(values: NDArray[np.float64], segment: NDArray[np.integer], *,
+                   inclusive: bool = True) -> NDArray[np.float64]:
+    """The running sum of each value's segment (``segment`` non-decreasing), itself included or not.
+
+    >>> segment_cumsum(np.array([1., 2., 3., 4.]), np.array([0, 0, 1, 1])).tolist()
+    [1.0, 3.0, 3.0, 7.0]
+    >>> segment_cumsum(np.array([1., 2., 3., 4.]), np.array([0, 0, 1, 1]), inclusive=False).tolist()
+    [0.0, 1.0, 0.0, 3.0]
+    """
+    if not len(values):
+        return values.astype(np.float64)
+    # Summed within each segment, as a loop over it would: a running sum over the whole array
+    # less its value before the segment would carry the rounding of every segment before.
+    starts = segment_starts(segment)
+    row = np.cumsum(starts == np.arange(len(values))) - 1
+    column = np.arange(len(values)) - starts
+    table = np.zeros((int(row[-1]) + 1, int(column.max()) + 1))
+    table[row, column] = values
+    running: NDArray[np.float64] = np.cumsum(table, axis=1)[row, column]
+    if inclusive:
+        return running
+    before = np.zeros(len(values))
+    before[1:] = np.where(column[1:] > 0, running[:-1], 0.0)  # the sum through the member before
+    return before

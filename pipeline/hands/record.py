@@ -120,6 +120,9 @@ class Record:
         where the record does not say.
     pot, rake : float64, shape (hands,)
         The total pot and the rake as written, NaN where not written.
+    finishing : float64, shape (hands, SLOTS), optional
+        Finishing stacks where the record gives them (PHH), NaN elsewhere:
+        what each player received is then worked out from the chips it put in.
     """
 
     number: NDArray[np.int64]
@@ -146,6 +149,7 @@ class Record:
     returned: NDArray[np.float64]
     pot: NDArray[np.float64]
     rake: NDArray[np.float64]
+    finishing: NDArray[np.float64] | None = None
     text: pa.Array | None = None
     counts: dict[str, int] = field(default_factory=dict)
 

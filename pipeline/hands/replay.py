@@ -1,0 +1,236 @@
+"""The chips of recorded hands replayed from their actions: what each action added, and each player put in.
+
+Layer: hands (:mod:`pipeline.hands`); imports :mod:`~pipeline.hands.record`,
+:mod:`~pipeline.hands.model` and :mod:`pipeline.arrays`.
+
+This module owns the rules of the chips, one set for every format
+(:func:`replay`), over all the actions of a :class:`~pipeline.hands.record.Record`
+at once:
+
+- dead money (antes, dead posts) goes in first and never counts toward a
+  bet on the street; each is capped by what the player has;
+- on a street a player's total is set by its live posts (blinds,
+  straddles, entry posts, which count toward its bet as a big blind does),
+  its bets and raises (to their amount) and its checks and calls (to the
+  largest total set before it on the street), each capped by what the
+  player had left when the street began: a call for more is an all-in call;
+- what a player adds with an action is its new total less its total before;
+- the part of the largest bet that nobody matched goes back to its owner
+  (:attr:`Chips.returned`);
+- an action is named from the chips, whatever the format called it: a bet
+  where nothing was bet on the street before, else a raise; a check where
+  it adds nothing, else a call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.arrays import across, running_max, segment_cumsum
+from pipeline.hands.model import Action
+from pipeline.hands.record import CODE, SLOTS, Record
+
+DEAD = np.array([CODE[Action.POST_ANTE], CODE[Action.POST_DEAD]], dtype=np.int8)
+LIVE_POSTS = np.array([CODE[a] for a in (Action.POST_SMALL_BLIND, Action.POST_BIG_BLIND,
+                                          Action.POST_STRADDLE, Action.POST)], dtype=np.int8)
+SETTING = np.array([CODE[Action.BET], CODE[Action.RAISE]], dtype=np.int8)
+MATCHING = np.array([CODE[Action.CHECK], CODE[Action.CALL]], dtype=np.int8)
+STREETS = 4
+
+
+def tolerance(stack: NDArray[np.float64]) -> NDArray[np.float64]:
+    """(hands,) float64: differences of chips below this are rounding, not chips.
+
+    >>> tolerance(np.array([[100., np.inf], [0., 0.]])).tolist()
+    [1.01e-07, 1e-09]
+    """
+    finite = np.where(np.isfinite(stack), np.abs(stack), 0.0)  # an unknown (inf) stack sets no scale
+    found: NDArray[np.float64] = 1e-9 * (1 + across(np.maximum, finite))
+    return found
+
+
+@dataclass
+class Chips:
+    """What the replay of a Record's actions finds.
+
+    Per action, shape (actions,)
+    ----------------------------
+    amount : float64
+        The chips the action adds (0 for a fold, a check, a show, a muck).
+    to : float64
+        The player's total on the street after a live post, a bet, a raise
+        or a call; NaN for the others (and for dead money).
+    pot_before : float64
+        The chips in the pot before the action.
+    all_in : bool
+        The action puts the player's last chip in.
+    action : int8
+        The :data:`~pipeline.hands.record.CODE` of the action as the chips
+        name it.
+    beyond : bool
+        A bet or raise to more than the player had when the street began.
+
+    Per slot, shape (hands, SLOTS)
+    ------------------------------
+    contributed : float64
+        Every chip put in, dead money included, less the uncalled bet returned.
+    returned : float64
+        The uncalled bet that went back.
+    folded_street, all_in_street : int8
+        The street of the player's fold, of the action that put it all in;
+        -1 for none.
+    live, showed, mucked : bool
+        Dealt in and not folded at the end; showed its cards; mucked them.
+
+    Per hand, shape (hands,)
+    ------------------------
+    pot : float64
+        The chips contributed.
+    """
+
+    amount: NDArray[np.float64]
+    to: NDArray[np.float64]
+    pot_before: NDArray[np.float64]
+    all_in: NDArray[np.bool_]
+    action: NDArray[np.int8]
+    beyond: NDArray[np.bool_]
+    contributed: NDArray[np.float64]
+    returned: NDArray[np.float64]
+    folded_street: NDArray[np.int8]
+    all_in_street: NDArray[np.int8]
+    live: NDArray[np.bool_]
+    showed: NDArray[np.bool_]
+    mucked: NDArray[np.bool_]
+    pot: NDArray[np.float64]
+
+    @property
+    def showdown(self) -> NDArray[np.bool_]:
+        """(hands,) bool: two or more players were live at the end."""
+        found: NDArray[np.bool_] = self.live.sum(axis=1) >= 2
+        return found
+
+    @property
+    def contesting(self) -> NDArray[np.bool_]:
+        """(hands, SLOTS) bool: live at a showdown and not mucked: the players the pot goes to."""
+        found: NDArray[np.bool_] = self.live & ~self.mucked & self.showdown[:, None]
+        return found
+
+
+def replay(record: Record) -> Chips:
+    """Replay the chips of every hand of a Record at once (see the module's rules).
+
+    Parameters
+    ----------
+    record : Record
+        A group of hands as read.
+
+    Returns
+    -------
+    Chips
+    """
+    hands, n = record.hands, len(record.action_hand)
+    code = record.action.astype(np.int8)
+    hand = record.action_hand.astype(np.int64)
+    flat = hand * SLOTS + record.slot.astype(np.int64)
+    street = np.clip(record.street.astype(np.int64), 0, STREETS - 1)
+    stack = np.where(record.dealt, record.stack, 0.0).reshape(-1)
+    near = tolerance(np.where(record.dealt, record.stack, 0.0))
+    amount, to = np.zeros(n), np.full(n, np.nan)
+    level = np.full(n, -np.inf)
+    beyond = np.zeros(n, dtype=bool)
+
+    # Dead money first, each capped by what the player has left of it.
+    dead_rows = np.flatnonzero(np.isin(code, DEAD))
+    by_slot = dead_rows[np.argsort(flat[dead_rows], kind="stable")]
+    asked = np.nan_to_num(record.to[by_slot])
+    before = segment_cumsum(asked, flat[by_slot], inclusive=False)
+    amount[by_slot] = np.clip(np.minimum(asked, stack[flat[by_slot]] - before), 0.0, None)
+    spent = np.zeros(hands * SLOTS)
+    np.add.at(spent, flat[dead_rows], amount[dead_rows])
+    dead = spent.copy()
+
+    # Live money a street at a time: what the earlier streets left caps it.
+    live_rows = np.flatnonzero(np.isin(code, LIVE_POSTS) | np.isin(code, SETTING) | np.isin(code, MATCHING))
+    for s in range(STREETS):
+        rows = live_rows[street[live_rows] == s]
+        if not len(rows):
+            continue
+        cap = stack[flat[rows]] - spent[flat[rows]]
+        posts, sets = np.isin(code[rows], LIVE_POSTS), np.isin(code[rows], SETTING)
+        wanted = np.where(sets, record.to[rows], 0.0)
+        post_rows = np.flatnonzero(posts)
+        by_slot = post_rows[np.argsort(flat[rows[post_rows]], kind="stable")]
+        wanted[by_slot] = segment_cumsum(np.nan_to_num(record.to[rows[by_slot]]), flat[rows[by_slot]])
+        beyond[rows] = sets & (wanted > cap + near[hand[rows]])
+        # The level a check or call matches: the largest total set before it on the street.
+        sets_level = posts | sets
+        setting = np.flatnonzero(sets_level)
+        through = running_max(np.minimum(wanted[setting], cap[setting]), hand[rows[setting]])
+        last = np.cumsum(sets_level, dtype=np.int64) - sets_level.astype(np.int64) - 1  # the one before each
+        at = np.flatnonzero(last >= 0)
+        at = at[hand[rows[setting[last[at]]]] == hand[rows[at]]]
+        street_level = np.full(len(rows), -np.inf)
+        street_level[at] = through[last[at]]
+        level[rows] = street_level
+        matches = ~posts & ~sets
+        wanted[matches] = np.maximum(street_level[matches], 0.0)
+        # A player's total after each action: the largest it set so far on the street.
+        order = np.argsort(flat[rows], kind="stable")
+        total = np.empty(len(rows))
+        total[order] = running_max(np.minimum(wanted, cap)[order], flat[rows][order])
+        previous = np.zeros(len(rows))
+        same = flat[rows][order][1:] == flat[rows][order][:-1]
+        previous[order[1:][same]] = total[order[:-1][same]]
+        total = np.maximum(total, previous)
+        amount[rows] = total - previous
+        to[rows] = total
+        np.maximum.at(street_spent := np.zeros(hands * SLOTS), flat[rows], total)
+        spent += street_spent
+
+    # The uncalled part of the largest bet goes back (dead money is never matched nor returned).
+    bets = (spent - dead).reshape(hands, SLOTS)
+    ranked = np.sort(bets, axis=1)
+    top = bets.argmax(axis=1)
+    returned = np.zeros((hands, SLOTS))
+    if SLOTS > 1:
+        returned[np.arange(hands), top] = ranked[:, -1] - ranked[:, -2]
+    contributed = spent.reshape(hands, SLOTS) - returned
+
+    # Per action: the pot before it, and whether it put the player's last chip in.
+    by_hand = np.argsort(hand, kind="stable")
+    pot_before = np.empty(n)
+    pot_before[by_hand] = segment_cumsum(amount[by_hand], hand[by_hand], inclusive=False)
+    order = np.argsort(flat, kind="stable")
+    put_in = np.empty(n)
+    put_in[order] = segment_cumsum(amount[order], flat[order])
+    all_in = (amount > 0) & (put_in >= stack[flat] - near[hand]) & np.isfinite(stack[flat])
+
+    named = code.copy()
+    raising = np.isin(code, SETTING)
+    named[raising] = np.where(level[raising] > 0, CODE[Action.RAISE], CODE[Action.BET])
+    matching = np.isin(code, MATCHING)
+    named[matching] = np.where(amount[matching] > near[hand[matching]], CODE[Action.CALL], CODE[Action.CHECK])
+
+    folded_street = _first_street(flat, street, code == CODE[Action.FOLD], hands)
+    all_in_street = _first_street(flat, street, all_in, hands)
+    live = record.dealt & (folded_street < 0)
+    showed, mucked = np.zeros(hands * SLOTS, dtype=bool), np.zeros(hands * SLOTS, dtype=bool)
+    showed[flat[code == CODE[Action.SHOW]]] = True
+    mucked[flat[code == CODE[Action.MUCK]]] = True
+    return Chips(amount=amount, to=to, pot_before=pot_before, all_in=all_in, action=named, beyond=beyond,
+                 contributed=contributed, returned=returned, folded_street=folded_street,
+                 all_in_street=all_in_street, live=live, showed=showed.reshape(hands, SLOTS),
+                 mucked=mucked.reshape(hands, SLOTS) & live, pot=contributed.sum(axis=1))
+
+
+def _first_street(flat: NDArray[np.int64], street: NDArray[np.int64], which: NDArray[np.bool_],
+                  hands: int) -> NDArray[np.int8]:
+    """(hands, SLOTS) int8: the street of each slot's first action in ``which``, -1 for none."""
+    first = np.full(hands * SLOTS, STREETS, dtype=np.int64)
+    rows = np.flatnonzero(which)
+    np.minimum.at(first, flat[rows], street[rows])
+    found: NDArray[np.int8] = np.where(first < STREETS, first, -1).astype(np.int8).reshape(hands, SLOTS)
+    return found

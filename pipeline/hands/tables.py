@@ -1,0 +1,278 @@
+"""The three hand tables of a group of hands, built from a format's Record and the replay of its chips.
+
+Layer: hands (:mod:`pipeline.hands`); imports the other hands modules, the
+card codes of :mod:`pipeline.poker.cards` and :mod:`pipeline.arrays`.
+
+This module owns how a hand ends (:func:`outcomes`: one rule for every
+format) and the rows of the tables of :mod:`pipeline.hands.model`
+(:func:`tables`): every hand read is a row of ``hands``; the players dealt
+into a hand that is not rejected are rows of ``seats``, and its actions
+rows of ``actions``.  A rejected hand's seats and actions are not written:
+what its text says cannot be trusted to be a hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from numpy.typing import NDArray
+
+from pipeline.arrays import across
+from pipeline.hands import model
+from pipeline.hands.model import Action, Outcome
+from pipeline.hands.positions import positions
+from pipeline.hands.record import CODE, NO_CARD, SLOTS, UNKNOWN_CARD, Record
+from pipeline.hands.replay import Chips, tolerance
+from pipeline.poker import cards
+
+OUTCOME_CODE = {outcome: code for code, outcome in enumerate(Outcome)}
+_BOARD = 5
+
+# Three bytes per card code: its text and a space; "??" for a card nobody saw, blanks for none.
+_CARD_TOKENS = np.full((256, 3), ord(" "), dtype=np.uint8)
+_CARD_TOKENS[:cards.DECK_SIZE, :2] = np.frombuffer("".join(cards.CARD_TEXT).encode(), np.uint8).reshape(-1, 2)
+_CARD_TOKENS[UNKNOWN_CARD, :2] = ord("?")
+
+
+def cards_text(codes: NDArray[np.uint8]) -> pa.Array:
+    """Rows of card codes as text, unknown cards as ``??``; null where a row has no card.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n, k), dtype uint8
+        Codes 0..51, :data:`~pipeline.hands.record.UNKNOWN_CARD`, and
+        :data:`~pipeline.hands.record.NO_CARD` after a row's last card.
+
+    Examples
+    --------
+    >>> cards_text(np.array([[51, 254, 255], [255, 255, 255]], dtype=np.uint8)).to_pylist()
+    ['As ??', None]
+    """
+    n, k = codes.shape
+    data = _CARD_TOKENS[codes].reshape(-1)
+    offsets = np.arange(n + 1, dtype=np.int32) * 3 * k
+    text = pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+    trimmed = pc.utf8_rtrim(text, characters=" ")
+    return pc.if_else(pc.equal(trimmed, ""), pa.scalar(None, pa.string()), trimmed)
+
+
+@dataclass
+class Ending:
+    """How each hand of a group ends: an :class:`~pipeline.hands.model.Outcome` code and its reason.
+
+    Attributes
+    ----------
+    outcome : ndarray of shape (hands,), dtype int8
+    reason : ndarray of shape (hands,), dtype object
+        Why a hand is rejected or set apart (str), None for the others.
+    scored : ndarray of shape (hands,), dtype bool
+        A showdown to score: the contesting players' cards and the board known.
+    """
+
+    outcome: NDArray[np.int8]
+    reason: NDArray[np.object_]
+
+    @property
+    def scored(self) -> NDArray[np.bool_]:
+        found: NDArray[np.bool_] = self.outcome == OUTCOME_CODE[Outcome.SCORED]
+        return found
+
+    @property
+    def kept(self) -> NDArray[np.bool_]:
+        """(hands,) bool: not rejected: the hand's seats and actions are rows of the tables."""
+        found: NDArray[np.bool_] = self.outcome != OUTCOME_CODE[Outcome.REJECTED]
+        return found
+
+
+def outcomes(record: Record, chips: Chips) -> Ending:
+    """How every hand ends, the first rule that applies, in this order:
+
+    rejected (the format's reason); set apart (run twice, cancelled, ...);
+    no showdown (fewer than two players live at the end); unknown cards (a
+    contesting player's hole cards or a board card not known, or every
+    live player mucked); scored.
+    """
+    rejected = record.problem != None  # noqa: E711 (elementwise)
+    apart = ~rejected & (record.apart != None)  # noqa: E711
+    showdown = chips.showdown
+    contesting = chips.contesting
+    holes_known = (record.holes < cards.DECK_SIZE).all(axis=2)
+    known = (across(np.logical_and, record.board < cards.DECK_SIZE)
+             & across(np.logical_and, holes_known | ~contesting) & across(np.logical_or, contesting))
+    outcome = np.full(record.hands, OUTCOME_CODE[Outcome.SCORED], dtype=np.int8)
+    outcome[~known] = OUTCOME_CODE[Outcome.UNKNOWN_CARDS]
+    outcome[~showdown] = OUTCOME_CODE[Outcome.NO_SHOWDOWN]
+    outcome[apart] = OUTCOME_CODE[Outcome.SET_APART]
+    outcome[rejected] = OUTCOME_CODE[Outcome.REJECTED]
+    reason = np.full(record.hands, None, dtype=object)
+    reason[apart] = record.apart[apart]
+    reason[rejected] = record.problem[rejected]
+    return Ending(outcome=outcome, reason=reason)
+
+
+def received(record: Record, chips: Chips) -> NDArray[np.float64]:
+    """(hands, SLOTS) float64: what each player received, as the record says; NaN where it does not.
+
+    Finishing stacks, where the record gives them and the stack is known,
+    say ``finishing - starting + contributed``; else the record's own
+    figure (winnings, collections); a cash-out's chips come on top.
+    """
+    got = record.received.copy()
+    if record.finishing is not None:
+        known = np.isfinite(record.finishing) & np.isfinite(record.stack)
+        got = np.where(known, record.finishing - record.stack + chips.contributed, got)
+    got = got + record.cashed_out
+    return np.where(record.dealt, got, np.nan)
+
+
+def _text_column(values: pa.Array | None, count: int, kind: pa.DataType) -> pa.Array:
+    """A column of the model from what the format gave (cast to the model's type), null where none."""
+    if values is None:
+        return pa.nulls(count, kind)
+    if pa.types.is_dictionary(kind) and not pa.types.is_dictionary(values.type):
+        return pc.cast(values, kind.value_type).dictionary_encode().cast(kind)
+    return pc.cast(values, kind)
+
+
+def _vocabulary(name: str, values: pa.Array | None, count: int) -> pa.Array:
+    """A vocabulary column from text (the format's), in the vocabulary's order; null where not in it."""
+    if values is None:
+        return model.vocabulary_column(name, np.zeros(count, np.int8), present=np.zeros(count, bool))
+    codes = pc.index_in(pc.cast(values, pa.string()), value_set=pa.array(list(model.VOCABULARIES[name])))
+    present = codes.is_valid().to_numpy(zero_copy_only=False)
+    return model.vocabulary_column(name, codes.fill_null(0).to_numpy(zero_copy_only=False), present=present)
+
+
+def _blind_slots(record: Record) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """(hands,) int64 each: the slot that posted the small blind and the big blind, -1 for none."""
+    found = []
+    for action in (Action.POST_SMALL_BLIND, Action.POST_BIG_BLIND):
+        slot = np.full(record.hands, -1, dtype=np.int64)
+        rows = np.flatnonzero(record.action == CODE[action])[::-1]  # the first post of a hand wins
+        slot[record.action_hand[rows]] = record.slot[rows]
+        found.append(slot)
+    return found[0], found[1]
+
+
+def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int64],
+           source: pa.Array) -> dict[str, pa.Table]:
+    """The ``hands``, ``seats`` and ``actions`` tables of a group of hands.
+
+    Parameters
+    ----------
+    record : Record
+        The group as its format read it.
+    chips : Chips
+        Its :func:`~pipeline.hands.replay.replay`.
+    ending : Ending
+        Its :func:`outcomes`.
+    keys : ndarray of shape (hands,), dtype int64
+        The ``hand_key`` of each hand (:func:`~pipeline.hands.model.hand_key`).
+    source : pyarrow.Array of hands strings
+        The file of each hand, as the user named it.
+
+    Returns
+    -------
+    dict of str to pyarrow.Table
+        Of the schemas :data:`~pipeline.hands.model.TABLES`, hands in row order.
+    """
+    hands = record.hands
+    kept = ending.kept
+    got = received(record, chips)
+    written = record.hand
+    given = {name: _text_column(written.get(name), hands, model.HANDS.field(name).type)
+             for name in ("hand_id", "table_key", "source", "site", "table", "time", "time_zone", "variant",
+                          "currency", "small_blind", "big_blind", "ante", "tournament_id", "buy_in", "level",
+                          "max_seats")}
+    given["source"] = _text_column(source, hands, model.HANDS.field("source").type)
+    button = record.button.astype(np.int64)
+    on_table = (button >= 0) & (button < SLOTS)
+    button_seat = np.where(on_table, record.seat[np.arange(hands), np.clip(button, 0, SLOTS - 1)], 0)
+    if "button_seat" in written:
+        button_seat = np.where(button_seat > 0, button_seat,
+                               pc.fill_null(written["button_seat"], 0).to_numpy(zero_copy_only=False))
+    recorded_rake = np.where(np.isnan(record.rake), chips.pot - np.nansum(np.where(
+        record.dealt, got, 0.0), axis=1), record.rake)
+    rake_known = ~np.isnan(record.rake) | np.isfinite(got).any(axis=1)
+    hand_columns = {
+        "hand_key": pa.array(keys, pa.int64()),
+        **{n: given[n] for n in ("hand_id", "table_key", "source", "site", "table", "time", "time_zone")},
+        "game": _vocabulary("game", written.get("game"), hands),
+        "betting": _vocabulary("betting", written.get("betting"), hands),
+        **{n: given[n] for n in ("variant", "currency", "small_blind", "big_blind", "ante", "tournament_id",
+                                 "buy_in", "level", "max_seats")},
+        "players": pa.array(record.dealt.sum(axis=1).astype(np.int8), pa.int8()),
+        "button_seat": pa.array(button_seat.astype(np.int8), pa.int8(), mask=button_seat <= 0),
+        "board": cards_text(record.board),
+        "pot": pa.array(chips.pot, pa.float64(), mask=~kept),
+        "rake": pa.array(recorded_rake, pa.float64(), mask=~kept | ~rake_known),
+        "outcome": model.vocabulary_column("outcome", ending.outcome),
+        "reason": pa.array(ending.reason.tolist(), pa.string()),
+    }
+    hands_table = pa.table(hand_columns, schema=model.HANDS)
+    return {"hands": hands_table, "seats": _seats(record, chips, ending, got, keys, given["hand_id"]),
+            "actions": _actions(record, chips, ending, keys, given["hand_id"])}
+
+
+def _seats(record: Record, chips: Chips, ending: Ending, got: NDArray[np.float64], keys: NDArray[np.int64],
+           hand_id: pa.Array) -> pa.Table:
+    """The ``seats`` rows: the players dealt into each hand kept, hand by hand, in slot order."""
+    rows, slots = np.nonzero(record.dealt & ending.kept[:, None])
+    flat = rows * SLOTS + slots
+    small, big = _blind_slots(record)
+    codes = positions(record.dealt, record.button, small_blind=small, big_blind=big)[rows, slots]
+    contributed = chips.contributed[rows, slots]
+    got_here = got[rows, slots]
+    near = tolerance(np.where(record.dealt, record.stack, 0.0))[rows]
+    holes = record.holes[rows, slots]
+    contesting = chips.contesting[rows, slots]
+
+    def street(values: NDArray[np.int8]) -> pa.Array:
+        return model.vocabulary_column("street", np.maximum(values, 0), present=values >= 0)
+
+    columns = {
+        "hand_key": pa.array(keys[rows], pa.int64()), "hand_id": hand_id.take(pa.array(rows)),
+        "seat": pa.array(record.seat[rows, slots], pa.int8()),
+        "player": record.player.take(pa.array(flat)).cast(pa.string()).dictionary_encode(),
+        "position": model.vocabulary_column("position", np.maximum(codes, 0), present=codes >= 0),
+        "starting_stack": pa.array(record.stack[rows, slots], pa.float64(),
+                                   mask=~np.isfinite(record.stack[rows, slots])),
+        "contributed": pa.array(contributed, pa.float64()),
+        "received": pa.array(got_here, pa.float64(), mask=np.isnan(got_here)),
+        "net": pa.array(got_here - contributed, pa.float64(), mask=np.isnan(got_here)),
+        "hole_cards": cards_text(np.where(holes == NO_CARD, NO_CARD, holes).astype(np.uint8)),
+        "folded_street": street(chips.folded_street[rows, slots]),
+        "all_in_street": street(chips.all_in_street[rows, slots]),
+        "showed": pa.array(chips.showed[rows, slots]), "mucked": pa.array(chips.mucked[rows, slots]),
+        "at_showdown": pa.array(chips.live[rows, slots] & chips.showdown[rows]),
+        "won": pa.array(np.nan_to_num(got_here) > near, mask=np.isnan(got_here) & ~contesting),
+    }
+    return pa.table(columns, schema=model.SEATS)
+
+
+def _actions(record: Record, chips: Chips, ending: Ending, keys: NDArray[np.int64],
+             hand_id: pa.Array) -> pa.Table:
+    """The ``actions`` rows of the hands kept, in order, each numbered from 0 in its hand."""
+    rows = np.flatnonzero(ending.kept[record.action_hand])
+    hand = record.action_hand[rows]
+    first = np.searchsorted(record.action_hand, record.action_hand)
+    index = (np.arange(len(record.action_hand)) - first)[rows]
+    slot = record.slot[rows].astype(np.int64)
+    # A total is what a bet or a raise says; the other actions' are read from the amounts.
+    raising = np.isin(chips.action[rows], [CODE[Action.BET], CODE[Action.RAISE]])
+    columns = {
+        "hand_key": pa.array(keys[hand], pa.int64()), "hand_id": hand_id.take(pa.array(hand)),
+        "index": pa.array(index.astype(np.int16), pa.int16()),
+        "street": model.vocabulary_column("street", record.street[rows]),
+        "seat": pa.array(record.seat[hand, slot], pa.int8()),
+        "player": record.player.take(pa.array(hand * SLOTS + slot)).cast(pa.string()).dictionary_encode(),
+        "action": model.vocabulary_column("action", chips.action[rows]),
+        "amount": pa.array(chips.amount[rows], pa.float64()),
+        "to": pa.array(chips.to[rows], pa.float64(), mask=np.isnan(chips.to[rows]) | ~raising),
+        "all_in": pa.array(chips.all_in[rows]),
+        "pot_before": pa.array(chips.pot_before[rows], pa.float64()),
+    }
+    return pa.table(columns, schema=model.ACTIONS)
