@@ -120,6 +120,11 @@ class Record:
         where the record does not say.
     pot, rake : float64, shape (hands,)
         The total pot and the rake as written, NaN where not written.
+    main_pot : float64, shape (hands, SLOTS), optional
+        Chips each player collected from the main pot where the record tells
+        the pots apart (a site's ``collected ... from main pot``), NaN in a
+        hand where it does not: the main pot's winners are then known
+        whatever the side pots.
     finishing : float64, shape (hands, SLOTS), optional
         Finishing stacks where the record gives them (PHH), NaN elsewhere:
         what each player received is then worked out from the chips it put in.
@@ -149,6 +154,7 @@ class Record:
     returned: NDArray[np.float64]
     pot: NDArray[np.float64]
     rake: NDArray[np.float64]
+    main_pot: NDArray[np.float64] | None = None
     finishing: NDArray[np.float64] | None = None
     text: pa.Array | None = None
     counts: dict[str, int] = field(default_factory=dict)

@@ -27,11 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 from numpy.typing import NDArray
 
 from pipeline.arrays import across, running_max, segment_cumsum
 from pipeline.hands.model import Action
 from pipeline.hands.record import CODE, SLOTS, Record
+from pipeline.text import shown
 
 DEAD = np.array([CODE[Action.POST_ANTE], CODE[Action.POST_DEAD]], dtype=np.int8)
 LIVE_POSTS = np.array([CODE[a] for a in (Action.POST_SMALL_BLIND, Action.POST_BIG_BLIND,
@@ -72,11 +74,15 @@ class Chips:
         name it.
     beyond : bool
         A bet or raise to more than the player had when the street began.
+    left : float64
+        What the player had left when the street began (live actions; 0 for the others).
 
     Per slot, shape (hands, SLOTS)
     ------------------------------
     contributed : float64
         Every chip put in, dead money included, less the uncalled bet returned.
+    dead : float64
+        The dead money put in (antes, dead posts).
     returned : float64
         The uncalled bet that went back.
     folded_street, all_in_street : int8
@@ -97,7 +103,9 @@ class Chips:
     all_in: NDArray[np.bool_]
     action: NDArray[np.int8]
     beyond: NDArray[np.bool_]
+    left: NDArray[np.float64]
     contributed: NDArray[np.float64]
+    dead: NDArray[np.float64]
     returned: NDArray[np.float64]
     folded_street: NDArray[np.int8]
     all_in_street: NDArray[np.int8]
@@ -141,6 +149,7 @@ def replay(record: Record) -> Chips:
     amount, to = np.zeros(n), np.full(n, np.nan)
     level = np.full(n, -np.inf)
     beyond = np.zeros(n, dtype=bool)
+    left = np.zeros(n)
 
     # Dead money first, each capped by what the player has left of it.
     dead_rows = np.flatnonzero(np.isin(code, DEAD))
@@ -159,6 +168,7 @@ def replay(record: Record) -> Chips:
         if not len(rows):
             continue
         cap = stack[flat[rows]] - spent[flat[rows]]
+        left[rows] = cap
         posts, sets = np.isin(code[rows], LIVE_POSTS), np.isin(code[rows], SETTING)
         wanted = np.where(sets, record.to[rows], 0.0)
         post_rows = np.flatnonzero(posts)
@@ -221,9 +231,29 @@ def replay(record: Record) -> Chips:
     showed[flat[code == CODE[Action.SHOW]]] = True
     mucked[flat[code == CODE[Action.MUCK]]] = True
     return Chips(amount=amount, to=to, pot_before=pot_before, all_in=all_in, action=named, beyond=beyond,
-                 contributed=contributed, returned=returned, folded_street=folded_street,
-                 all_in_street=all_in_street, live=live, showed=showed.reshape(hands, SLOTS),
-                 mucked=mucked.reshape(hands, SLOTS) & live, pot=contributed.sum(axis=1))
+                 left=left,
+                 contributed=contributed, dead=dead.reshape(hands, SLOTS), returned=returned,
+                 folded_street=folded_street, all_in_street=all_in_street, live=live,
+                 showed=showed.reshape(hands, SLOTS), mucked=mucked.reshape(hands, SLOTS) & live,
+                 pot=contributed.sum(axis=1))
+
+
+def reject_beyond(record: Record, chips: Chips) -> None:
+    """Give the hands with a bet or raise beyond the player's stack (:attr:`Chips.beyond`) their reason.
+
+    Such a hand cannot have been played as written.  The first such action
+    of a hand names it, unless the hand is rejected already.
+    """
+    rows = np.flatnonzero(chips.beyond)
+    rows = rows[record.problem[record.action_hand[rows]] == None]  # noqa: E711 (elementwise)
+    hands, first = np.unique(record.action_hand[rows], return_index=True)
+    texts = record.text.take(pa.array(rows[first], pa.int64())).to_pylist() if record.text is not None \
+        else [None] * len(first)
+    for hand, row, text in zip(hands.tolist(), rows[first].tolist(), texts):
+        what = f"action {shown(text)}: " if text is not None else ""
+        record.problem[hand] = (f"{what}bet {record.to[row]:g} beyond the stack "
+                                f"(the player has {chips.left[row]:g})")
+        record.excerpt[hand] = text
 
 
 def _first_street(flat: NDArray[np.int64], street: NDArray[np.int64], which: NDArray[np.bool_],

@@ -1,0 +1,89 @@
+"""The showdowns of recorded hands as the hold'em game scores them: one deal row per scored hand.
+
+Layer: hands (:mod:`pipeline.hands`); imports the other hands modules and the
+hold'em game's columns (:mod:`pipeline.games.holdem`).
+
+This module owns how a scored showdown becomes a deal row (:func:`deal_rows`),
+for every format alike: the board, and in the column of each contesting
+player's table seat (``p3`` is the seat the ``seats`` table numbers 3) its
+hole cards, the others empty; the winners the record names
+(``expected``, seats as the winners column writes them, where the audit
+checked the record, else empty); the hand's key; and the name of the
+player of every seat (``p3_player``), so that a winners row needs no join
+to say who won.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from numpy.typing import NDArray
+
+from pipeline.games import holdem
+from pipeline.hands.audit import Audit
+from pipeline.hands.record import NO_CARD, SLOTS, Record
+from pipeline.hands.replay import Chips
+from pipeline.hands.tables import Ending, cards_text
+
+#: The player-name column of each seat of a winners row.
+PLAYERS = tuple(f"{seat}_player" for seat in holdem.SEATS)
+#: A scored showdown whose record names nobody: its expected text.
+NO_RECORDED_WINNER = "none"
+
+
+def seat_masks(seats: NDArray[np.int8], chosen: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """(hands,) int64: a bit per chosen slot's seat number (bit 0 is seat 1), for ``holdem.winners_text``.
+
+    >>> seat_masks(np.array([[3, 1, 0]], np.int8), np.array([[True, True, False]])).tolist()
+    [5]
+    """
+    bits = np.where(chosen & (seats > 0), np.left_shift(1, np.maximum(seats.astype(np.int64) - 1, 0)), 0)
+    masks: NDArray[np.int64] = bits.sum(axis=1).astype(np.int64)
+    return masks
+
+
+def deal_rows(record: Record, chips: Chips, ending: Ending, checked_record: Audit,
+              keys: NDArray[np.int64]) -> tuple[NDArray[np.intp], dict[str, pa.Array]]:
+    """The deal rows of the scored hands of a group, in row order.
+
+    Parameters
+    ----------
+    record, chips, ending, checked_record : Record, Chips, Ending, Audit
+        A group of hands, its replay, its outcomes and its audit.
+    keys : ndarray of shape (hands,), dtype int64
+        The ``hand_key`` of each hand.
+
+    Returns
+    -------
+    rows : ndarray of shape (scored,), dtype intp
+        The hands scored.
+    columns : dict of str to pyarrow.Array
+        ``board``, ``p1`` ... ``p10``, ``expected`` (:data:`holdem.EXPECTED_COLUMN`),
+        ``hand_key`` and :data:`PLAYERS`, a value per scored hand.
+    """
+    rows = np.flatnonzero(ending.scored)
+    seats = record.seat[rows].astype(np.int64)
+    contesting = chips.contesting[rows]
+    columns: dict[str, pa.Array] = {holdem.BOARD_COLUMN: cards_text(record.board[rows])}
+    # The slot of each table seat: seat numbers past the columns' are never a slot's.
+    slot_of = np.full((len(rows), SLOTS + 1), -1, dtype=np.int64)
+    hands, slots = np.nonzero((seats > 0) & (seats <= SLOTS))
+    slot_of[hands, seats[hands, slots]] = slots
+    for seat, column in enumerate(holdem.SEATS, start=1):
+        slot = slot_of[:, seat]
+        here = slot >= 0
+        held = here & contesting[np.arange(len(rows)), np.maximum(slot, 0)]
+        holes = record.holes[rows, np.maximum(slot, 0)]
+        columns[column] = cards_text(np.where(held[:, None], holes, NO_CARD).astype(np.uint8))
+    checked = checked_record.checked(ending)[rows]
+    masks = seat_masks(record.seat[rows], checked_record.winners[rows])
+    expected = np.where(checked, np.where(masks > 0, holdem.winners_text(masks), NO_RECORDED_WINNER), "")
+    columns[holdem.EXPECTED_COLUMN] = pa.array(expected.tolist(), pa.string())
+    columns["hand_key"] = pa.array(keys[rows], pa.int64())
+    for seat, column in enumerate(PLAYERS, start=1):
+        slot = slot_of[:, seat]
+        flat = pa.array(rows * SLOTS + np.maximum(slot, 0), pa.int64())
+        name = record.player.take(flat).cast(pa.string())
+        columns[column] = pc.if_else(pa.array(slot >= 0), name, pa.scalar(None, pa.string()))
+    return rows, columns
