@@ -385,7 +385,7 @@ def test_a_phhs_read_in_small_parts_and_on_two_threads_gives_the_same_outputs(tm
     odd = (b"\xef\xbb\xbf" + text[:at] + b"G\xffgo" + text[at + 4:]).replace(b"\n", b"\r\n")
     (tmp_path / "odd.phhs").write_bytes(odd)
     whole = Run([str(tmp_path / "odd.phhs")], tmp_path / "whole", threads=1).execute()
-    monkeypatch.setattr(phh, "CHUNK_BYTES", chunk_bytes)
+    monkeypatch.setattr(phh.files, "CHUNK_BYTES", chunk_bytes)
     parts = Run([str(tmp_path / "odd.phhs")], tmp_path / "parts", threads=2).execute()
     for name in ("winners.csv", "rejects.csv", "categories.csv"):
         assert (tmp_path / "whole" / name).read_bytes() == (tmp_path / "parts" / name).read_bytes(), name
@@ -425,7 +425,7 @@ def test_a_multi_line_string_across_parts_gives_what_the_whole_file_gives(
     third = text.index("\n[4]")
     (tmp_path / "notes.phhs").write_text(text[:third] + "\n" + notes + text[third:])
     whole = Run([str(tmp_path / "notes.phhs")], tmp_path / "whole", threads=1).execute()
-    monkeypatch.setattr(phh, "CHUNK_BYTES", chunk_bytes)
+    monkeypatch.setattr(phh.files, "CHUNK_BYTES", chunk_bytes)
     parts = Run([str(tmp_path / "notes.phhs")], tmp_path / "parts", threads=1).execute()
     for name in ("winners.csv", "rejects.csv", "categories.csv"):
         assert (tmp_path / "whole" / name).read_bytes() == (tmp_path / "parts" / name).read_bytes(), name
@@ -461,7 +461,7 @@ def test_one_hand_files_read_together_give_what_they_give_one_by_one(tmp_path: P
 def test_a_reading_stopped_early_leaves_no_thread_reading(tmp_path: Path, monkeypatch) -> None:
     # The parts are read ahead on a thread: closing the reading after its first group (as an
     # error elsewhere in a run does) stops that thread, and the file is not read after.
-    monkeypatch.setattr(phh, "CHUNK_BYTES", 1000)
+    monkeypatch.setattr(phh.files, "CHUNK_BYTES", 1000)
     path = tmp_path / "many.phhs"
     path.write_bytes((PHH / "pluribus-31.phhs").read_bytes() * 4)
     groups = phh.read_hands(open_source(path), batch_rows=2)
@@ -483,7 +483,7 @@ def test_a_parts_groups_are_even_and_a_larger_files_first_and_last_parts_are_cut
                 for group in phh._hand_texts(open_source(path), batch_rows=batch_rows)]
 
     assert sizes(1000) == [hands]  # read in one part: one group
-    monkeypatch.setattr(phh, "FIRST_PART_BYTES", 3000)  # a first part of a few hands, then the rest
+    monkeypatch.setattr(phh.files, "FIRST_PART_BYTES", 3000)  # a first part of a few hands, then the rest
     groups = sizes(1000)
     assert len(groups) == 4 and sum(groups) == hands
     assert abs(groups[0] - groups[1]) <= 1 and abs(groups[2] - groups[3]) <= 1
@@ -499,7 +499,7 @@ def test_each_group_carries_the_line_ends_of_its_own_text(tmp_path: Path, monkey
     at = text.index(b"Gogo")
     (tmp_path / "odd.phhs").write_bytes((text[:at] + b"G\xffgo" + text[at + 4:]).replace(b"\n", b"\r\n"))
     (tmp_path / "plain.phhs").write_bytes(text)
-    monkeypatch.setattr(phh, "CHUNK_BYTES", chunk_bytes)
+    monkeypatch.setattr(phh.files, "CHUNK_BYTES", chunk_bytes)
     for name in ("odd.phhs", "plain.phhs"):
         groups = list(phh._hand_texts(open_source(tmp_path / name), batch_rows=5))
         assert len(groups) > 1

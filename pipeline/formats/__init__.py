@@ -3,7 +3,7 @@
 Layer 4 of the package.  Modules here import :mod:`pipeline.hands`,
 :mod:`pipeline.games`, :mod:`pipeline.poker` and the foundation modules, never the runs or the
 command line: :mod:`~pipeline.formats.sources` (what every reader shares)
-at the bottom, one module per format (:mod:`~pipeline.formats.phh`;
+at the bottom, a module or package per format (:mod:`~pipeline.formats.phh`;
 CSV, Parquet and contest files in :mod:`~pipeline.formats.readers`, which
 also finds and opens inputs), and the outputs
 (:mod:`~pipeline.formats.publish`, :mod:`~pipeline.formats.writers`).
