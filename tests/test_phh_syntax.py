@@ -305,7 +305,7 @@ def test_the_fast_path_and_tomllib_read_every_hand_alike(layout: str, pluribus, 
         calls.append(text)
         return slow_hand(text, multi)
 
-    monkeypatch.setattr(phh, "_slow_hand", spy)
+    monkeypatch.setattr(phh.toml, "slow_hand", spy)
     plain, odd = tmp_path / "plain.phhs", tmp_path / "odd.phhs"
     plain.write_text(phhs_text(hand.text for hand in pluribus))
     if layout == "multi-line arrays":
@@ -367,7 +367,7 @@ def test_the_fast_path_reads_each_spelling_of_a_list_as_tomllib_does(name: str, 
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     text = one_table(pluribus[0], name, value)
     calls: list[str] = []
-    monkeypatch.setattr(phh, "_slow_hand", lambda text, multi: calls.append(text) or {})
+    monkeypatch.setattr(phh.toml, "slow_hand", lambda text, multi: calls.append(text) or {})
     path = tmp_path / "one.phhs"
     path.write_text(text)
     (fast,) = list(phh.read_hands(open_source(path)))
@@ -387,7 +387,8 @@ def test_a_list_outside_the_fast_subset_goes_to_tomllib(name: str, value: str, p
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
     slow_hand = phh._slow_hand
-    monkeypatch.setattr(phh, "_slow_hand", lambda text, multi: calls.append(text) or slow_hand(text, multi))
+    monkeypatch.setattr(phh.toml, "slow_hand",
+                        lambda text, multi: calls.append(text) or slow_hand(text, multi))
     path = tmp_path / "one.phhs"
     path.write_text(one_table(pluribus[0], name, value))
     list(phh.read_hands(open_source(path)))
