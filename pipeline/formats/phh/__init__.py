@@ -52,7 +52,9 @@ Bottom to top, each importing only those before it:
 * :mod:`~pipeline.formats.phh.toml`: a group's text parsed into :class:`Hands`, the fast TOML
   subset and the :mod:`tomllib` fallback;
 * :mod:`~pipeline.formats.phh.actions`: the actions split into their words (:class:`Actions`,
-  :func:`split_actions`), the verb codes.
+  :func:`split_actions`), the verb codes;
+* :mod:`~pipeline.formats.phh.checks`: the reasons a hand is rejected (:class:`Rejections`), the
+  checks of its fields and actions, the cards it deals.
 
 This module holds the rest of the format, puts it together into the
 reader (:func:`read_batches`, :func:`read_pending`, :func:`read_hands`)
@@ -64,7 +66,7 @@ A size of the reading (:data:`CHUNK_BYTES`, :data:`FIRST_PART_BYTES`,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 
@@ -74,6 +76,19 @@ from numpy.typing import NDArray
 
 from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, complete, reason_key, venue_counts
 from pipeline.formats.phh.actions import CBR, CC, DB, DH, FOLD, OTHER, SM, Actions, split_actions
+from pipeline.formats.phh.checks import NO_CARD as _NO_CARD  # noqa: F401 (cards_known's doctest)
+from pipeline.formats.phh.checks import UNKNOWN_CARD as _UNKNOWN_CARD  # noqa: F401 (cards_known's doctest)
+from pipeline.formats.phh.checks import (
+    Fields,
+    Rejections,
+    board_cards,
+    card_codes,
+    check_actions,
+    check_dealt_twice,
+    check_fields,
+    check_folded,
+    hole_cards,
+)
 from pipeline.formats.phh.files import (
     CHUNK_BYTES,
     FIRST_PART_BYTES,
@@ -94,7 +109,6 @@ from pipeline.formats.sources import Batch, PendingBatch, Source
 from pipeline.games import holdem
 from pipeline.poker import cards, notation
 from pipeline.poker.holdem import BEST_OF
-from pipeline.text import shown
 
 __all__ = [
     "CBR", "CC", "CHUNK_BYTES", "DB", "DH", "DISAGREE", "FIRST_PART_BYTES", "FOLD", "GROUP_HANDS",
@@ -114,9 +128,6 @@ _slow_hand = slow_hand
 
 _SEATS = holdem.MAX_PLAYERS
 _BOARD = BEST_OF
-
-_UNKNOWN_CARD = 254  # '??': a card nobody saw
-_NO_CARD = 255
 _MAX_STREETS = _BOARD + 1  # at most one street per board card, and the pre-flop
 
 
@@ -198,335 +209,6 @@ def read_hands(source: Source, *, batch_rows: int = GROUP_HANDS) -> Iterator[Han
 # numpy calls per step, and each step can be called on a few hand-built rows.
 
 
-@dataclass
-class Rejections:
-    """Why hands of a group are rejected, the first reason given to a hand kept.
-
-    Attributes
-    ----------
-    problem : ndarray of shape (hands,), dtype object
-        The reason (str), None while the hand is not rejected.
-    excerpt : list of str or None, length hands
-        The text shown with the reason (the action at fault), None for none.
-    """
-
-    problem: NDArray[np.object_]
-    excerpt: list[str | None]
-
-    @classmethod
-    def of(cls, hands: Hands) -> Rejections:
-        """The rejections the parser already made, copied, so that the hands stay as read."""
-        return cls(hands.problem.copy(), list(hands.excerpt))
-
-    @property
-    def rejected(self) -> NDArray[np.bool_]:
-        """(hands,) bool: the hand has a reason."""
-        rejected: NDArray[np.bool_] = self.problem != None  # noqa: E711 (elementwise)
-        return rejected
-
-    def reject(self, rows: NDArray[np.intp], reason: str | Callable[[int, np.intp], str],
-               text: str | Callable[[int, np.intp], str] | None = None) -> None:
-        """Give the hands ``rows`` a reason and an excerpt, unless they have one already.
-
-        ``reason`` and ``text`` are a string, or a function of the position in
-        ``rows`` and the row, called only for a hand not yet rejected (the
-        messages are costly and rejections rare).
-        """
-        for position, row in enumerate(rows):
-            if self.problem[row] is None:
-                self.problem[row] = reason(position, row) if callable(reason) else reason
-                self.excerpt[row] = text(position, row) if callable(text) else text
-
-    def reject_actions(self, actions: Actions, bad: NDArray[np.bool_],
-                       why: Callable[[np.intp], str]) -> None:
-        """Reject the hands of the actions flagged in ``bad`` ((n,) bool), each named by its first bad action.
-
-        ``why`` gives the reason from the index of that action.
-        """
-        rows = np.flatnonzero(bad)
-        if not len(rows):
-            return
-        hand_rows, first = np.unique(actions.hand[rows], return_index=True)
-        shown_text: list[str] = actions.texts.take(pa.array(rows[first])).to_pylist()
-        self.reject(hand_rows, lambda i, _: f"action {shown(shown_text[i])}: {why(rows[first[i]])}",
-                    lambda i, _: shown_text[i])
-
-
-@dataclass
-class Fields:
-    """The per-seat fields of a group of hands, padded to :data:`holdem.MAX_PLAYERS` seats.
-
-    Attributes
-    ----------
-    variant : ndarray of shape (hands,), dtype object
-        The variant code (str), "" where the hand has none.
-    players : ndarray of shape (hands,), dtype int64
-        The number of starting stacks (-1 where absent, out of range in a
-        rejected hand).
-    stack, ante, blind : ndarray of shape (hands, seats), dtype float64
-        Starting stacks, antes and blinds or straddles by seat, 0 past the
-        last value.
-    seated : ndarray of shape (hands, seats), dtype bool
-        The seat has a player.
-    """
-
-    variant: NDArray[np.object_]
-    players: NDArray[np.int64]
-    stack: NDArray[np.float64]
-    ante: NDArray[np.float64]
-    blind: NDArray[np.float64]
-    seated: NDArray[np.bool_]
-
-
-def check_fields(hands: Hands, rejections: Rejections) -> Fields:
-    """Reject the hands whose variant or list lengths do not fit, and pad the per-seat fields.
-
-    Parameters
-    ----------
-    hands : Hands
-        A group of hands as read.
-    rejections : Rejections
-        Gets a reason for a variant other than :data:`VARIANTS`, fewer than
-        two or more than ten starting stacks, a list of antes, blinds,
-        finishing stacks or winnings of another length than the stacks, a
-        starting stack that is negative or NaN, an ante that is negative,
-        NaN or infinite, and a blind that is NaN or infinite.  A negative
-        blind is a post (see the returned ``blind``).
-
-    Returns
-    -------
-    Fields
-        The variant, number of players and per-seat numbers of every hand;
-        a post (a negative entry of ``blinds_or_straddles``) is given as the
-        blind of its size: live money, as pokerkit posts it.
-    """
-    variant = np.array(hands.variant, dtype=object)
-    if None in hands.variant:
-        variant[variant == None] = ""  # noqa: E711 (elementwise)
-    wrong = np.flatnonzero(~np.isin(variant, VARIANTS))
-    rejections.reject(wrong, lambda _, row: f"variant {variant[row]!r} is not Texas hold'em "
-                                            f"({' or '.join(VARIANTS)})")
-    players = hands.numbers["starting_stacks"][1]
-    rejections.reject(np.flatnonzero((players < 2) | (players > _SEATS)),
-                      lambda _, row: f"{players[row]} starting stacks: expected 2 to {_SEATS} players")
-    for name in ("antes", "blinds_or_straddles", "finishing_stacks", "winnings"):
-        lengths = hands.numbers[name][1]
-
-        def miscount(_: int, row: np.intp, name: str = name, lengths: np.ndarray = lengths) -> str:
-            return f"{name} has {lengths[row]} values for {players[row]} players"
-
-        rejections.reject(np.flatnonzero((lengths >= 0) & (lengths != players)), miscount)
-    seated = np.arange(_SEATS) < np.minimum(players, _SEATS)[:, None]
-    stack = _padded(*hands.numbers["starting_stacks"])
-    ante, blind = _padded(*hands.numbers["antes"]), _padded(*hands.numbers["blinds_or_straddles"])
-    # Chips are never negative nor NaN; a stack may be unknown (inf), a forced bet may not.  A
-    # negative blind is a post: the chips a player just seated pays to play at once, without
-    # waiting for the big blind to reach it (pokerkit's reading); live money, as a blind is.
-    for name, values, wrong in (("starting stack", stack, (stack < 0) | np.isnan(stack)),
-                                ("ante", ante, ~(ante >= 0) | np.isinf(ante)),
-                                ("blind or straddle", blind, ~np.isfinite(blind))):
-        rows, seats = np.nonzero(wrong & seated)
-
-        def impossible(i: int, row: np.intp, name: str = name, values: np.ndarray = values,
-                       seats: np.ndarray = seats) -> str:
-            value = values[row, seats[i]]
-            what = "not a number" if np.isnan(value) else "unknown" if np.isinf(value) else "negative"
-            return f"{name} of p{seats[i] + 1} is {what} ({value:g})"
-
-        rejections.reject(rows, impossible)
-        values[rows, seats] = 0.0  # the hand is out; the group's replay meets no NaN
-    np.abs(blind, out=blind)  # a post is posted as a blind of its size
-    return Fields(variant=variant, players=players, stack=stack, ante=ante, blind=blind, seated=seated)
-
-
-def check_actions(actions: Actions, players: NDArray[np.int64], rejections: Rejections) -> None:
-    """Reject the hands with an action that is not a Texas hold'em action of a seated player.
-
-    Parameters
-    ----------
-    actions : Actions
-        The split actions of a group of hands.
-    players : ndarray of shape (hands,), dtype int64
-        The players seated in each hand.
-    rejections : Rejections
-        Gets, for the first bad action of a hand: not understood, a verb
-        other than dh, db, cbr, cc, f, sm, a deal by a player or a bet by
-        the dealer, ``d dh`` without its player, a player not seated, a
-        ``cbr`` without an amount, ``cc`` or ``f`` with an argument.
-    """
-    understood, actor, verb, target = actions.understood, actions.actor, actions.verb, actions.target
-    rejections.reject_actions(actions, ~understood, lambda _: "not understood")
-    dealer = actor == 0
-    is_deal = (verb == DH) | (verb == DB)
-    rejections.reject_actions(actions, understood & (verb == OTHER),
-                              lambda a: "not a Texas hold'em action (dh, db, cbr, cc, f, sm)")
-    rejections.reject_actions(actions, understood & (verb != OTHER) & (dealer != is_deal),
-                              lambda a: "dealing is the dealer's (d), betting the players' (pN)")
-    rejections.reject_actions(actions, understood & ((verb == DH) != (target > 0)),
-                              lambda a: "d dh names the player dealt to, and only it")
-    seats_of = players[actions.hand]
-    unseated = understood & ((actor > seats_of) | (target > seats_of) | (actor < 0) | (target < 0))
-    rejections.reject_actions(actions, unseated, lambda a: f"player {max(actor[a], target[a])} is not seated "
-                                                           f"({seats_of[a]} players)")
-    rejections.reject_actions(actions, understood & (verb == CBR) & np.isnan(actions.amount),
-                              lambda _: "cbr needs an amount")
-    rejections.reject_actions(actions, understood & ((verb == CC) | (verb == FOLD))
-                              & (actions.arg_length > 0), lambda _: "cc and f take no argument")
-
-
-def card_codes(actions: Actions, rejections: Rejections) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """The cards of every deal and show, as codes, with the action each comes from.
-
-    Parameters
-    ----------
-    actions : Actions
-        The split actions of a group of hands.
-    rejections : Rejections
-        Gets, for the first bad action of a hand: cards not of two
-        characters each, hole cards that are not two, more than five board
-        cards in one deal, an unknown card.
-
-    Returns
-    -------
-    code : ndarray of shape (cards,), dtype uint8
-        The card codes of :mod:`pipeline.cards`, 254 for ``??`` (a card
-        nobody saw), :data:`cards.INVALID` for a card that is not one.
-    owner : ndarray of shape (cards,), dtype int64
-        The action of each card (non-decreasing; its cards in order).
-    """
-    verb, arg_length, data = actions.verb, actions.arg_length, actions.data
-    carded = actions.understood & ((verb == DH) | (verb == DB) | ((verb == SM) & (arg_length > 0)))
-    carded &= ~actions.shows_dealt  # 'sm -': the cards are those dealt
-    odd = (arg_length & 1).astype(bool)
-    rejections.reject_actions(actions, carded & (odd | (arg_length == 0)),
-                              lambda _: "cards are two characters each")
-    carded &= ~odd & (arg_length > 0)
-    rejections.reject_actions(actions, carded & (verb != DB) & (arg_length != 4),
-                              lambda _: "hole cards are two cards")
-    rejections.reject_actions(actions, carded & (verb == DB) & (arg_length > 2 * _BOARD),
-                              lambda _: "more than five board cards")
-    carded &= ((verb != DB) & (arg_length == 4)) | ((verb == DB) & (arg_length <= 2 * _BOARD))
-    card_actions = np.flatnonzero(carded)
-    per = arg_length[card_actions] // 2
-    # Card k of an action begins 2k bytes into its argument: k is the card's rank less the action's first.
-    first_card = np.cumsum(per) - per
-    begin = 2 * np.arange(per.sum()) + np.repeat(actions.arg_start[card_actions] - 2 * first_card, per)
-    pair = data[begin].astype(np.uint16) | data[begin + 1].astype(np.uint16) << 8 if len(begin) else \
-        np.zeros(0, np.uint16)
-    code: NDArray[np.uint8] = cards.CODE_OF_TEXT[pair]
-    code[pair == ord("?") | ord("?") << 8] = _UNKNOWN_CARD
-    bad_card = code == cards.INVALID
-    owner = np.repeat(card_actions, per)
-    if bad_card.any():
-        words = {int(owner[i]): data[begin[i]:begin[i] + 2].tobytes().decode("utf-8", "replace")
-                 for i in np.flatnonzero(bad_card)[::-1]}
-        rejections.reject_actions(
-            actions, np.isin(np.arange(len(verb)), owner[bad_card]),
-            lambda a: f"unknown card {shown(words[int(a)])} (ranks {cards.RANKS}, suits {cards.SUITS}, "
-                      f"?? unknown)")
-    return code, owner
-
-
-def board_cards(code: NDArray[np.uint8], owner: NDArray[np.int64], actions: Actions, hands: int,
-                rejections: Rejections) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """The board of every hand: the cards of its ``d db`` actions in order.
-
-    Parameters
-    ----------
-    code, owner : ndarray of shape (cards,)
-        Card codes (uint8) and their actions (int64), from :func:`card_codes`.
-    actions : Actions
-        The split actions of the group.
-    hands : int
-        Hands in the group.
-    rejections : Rejections
-        Gets "more than five board cards" for a hand dealt more in all.
-
-    Returns
-    -------
-    board : ndarray of shape (hands, 5), dtype uint8
-        The board's card codes, 255 past the cards dealt.
-    board_count : ndarray of shape (hands,), dtype int64
-        The board cards dealt, all of them (more than five in a rejected hand).
-    """
-    board = np.full((hands, _BOARD), _NO_CARD, dtype=np.uint8)
-    is_board = actions.verb[owner] == DB
-    board_hand = actions.hand[owner[is_board]]
-    order = np.arange(len(board_hand))
-    first_of_hand = np.searchsorted(board_hand, board_hand)  # board_hand is sorted
-    slot = order - first_of_hand
-    over = slot >= _BOARD
-    rejections.reject(np.unique(board_hand[over]), "more than five board cards")
-    board[board_hand[~over], slot[~over]] = code[is_board][~over]
-    board_count: NDArray[np.int64] = np.bincount(board_hand, minlength=hands)
-    return board, board_count
-
-
-def hole_cards(code: NDArray[np.uint8], owner: NDArray[np.int64], actions: Actions, hands: int,
-               rejections: Rejections) -> NDArray[np.uint8]:
-    """The hole cards of every seat: those dealt, replaced by those the player shows.
-
-    Parameters
-    ----------
-    code, owner : ndarray of shape (cards,)
-        Card codes (uint8) and their actions (int64), from :func:`card_codes`.
-    actions : Actions
-        The split actions of the group.
-    hands : int
-        Hands in the group.
-    rejections : Rejections
-        Gets a reason for a player who shows other cards than the known
-        cards dealt to it.
-
-    Returns
-    -------
-    ndarray of shape (hands, seats, 2), dtype uint8
-        Card codes by hand and seat, 254 for a card nobody saw, 255 where
-        none was dealt.
-    """
-    holes = np.full((hands, _SEATS, 2), _NO_CARD, dtype=np.uint8)
-    shown_cards = np.full((hands, _SEATS, 2), _NO_CARD, dtype=np.uint8)
-    verb = actions.verb[owner]
-    for which, grid, player in ((DH, holes, actions.target), (SM, shown_cards, actions.actor)):
-        mine = verb == which
-        acts = owner[mine][::2]
-        # Seat -1 (a dealer's show) is the last seat of its hand, as a negative index is.
-        seat = (np.minimum(player[acts], _SEATS) - 1) % _SEATS
-        # A seat's two cards as one uint16: one item a seat, not a row of two.
-        grid.view(np.uint16).reshape(-1)[actions.hand[acts] * _SEATS + seat] = code[mine].view(np.uint16)
-    (dealt, dealt_too), (shown, shown_too) = np.moveaxis(holes, 2, 0), np.moveaxis(shown_cards, 2, 0)
-    shown_known = (shown < _UNKNOWN_CARD) & (shown_too < _UNKNOWN_CARD)
-    # Two pairs are the same cards when their lower and their higher codes are.
-    differ = shown_known & (dealt < _UNKNOWN_CARD) & (dealt_too < _UNKNOWN_CARD) & (
-        (np.minimum(dealt, dealt_too) != np.minimum(shown, shown_too))
-        | (np.maximum(dealt, dealt_too) != np.maximum(shown, shown_too)))
-    rows, seats = np.nonzero(differ)
-    rejections.reject(rows, lambda i, row: f"p{seats[i] + 1} shows {_cards_of(shown_cards[row, seats[i]])}, "
-                                           f"dealt {_cards_of(holes[row, seats[i]])}")
-    known: NDArray[np.uint8] = np.where(shown_known, shown_cards.view(np.uint16)[:, :, 0],
-                                        holes.view(np.uint16)[:, :, 0]).view(np.uint8).reshape(holes.shape)
-    return known
-
-
-def check_dealt_twice(board: NDArray[np.uint8], holes: NDArray[np.uint8], rejections: Rejections) -> None:
-    """Reject the hands in which a known card is dealt twice.
-
-    Parameters
-    ----------
-    board : ndarray of shape (hands, 5), dtype uint8
-        From :func:`board_cards`.
-    holes : ndarray of shape (hands, seats, 2), dtype uint8
-        From :func:`hole_cards`.
-    rejections : Rejections
-        Gets "card Xx is dealt twice".
-    """
-    hands = len(board)
-    every = np.concatenate([board, holes.reshape(hands, -1)], axis=1)
-    # Unknown cards ('??') and cards not dealt take no place in the deck.
-    twice = np.flatnonzero(~cards.all_distinct([np.minimum(column, cards.DECK_SIZE) for column in every.T]))
-    rejections.reject(twice, lambda _, row: f"card {_twice(every[row])} is dealt twice")
-
-
 def streets(verb: NDArray[np.int8], hand: NDArray[np.int64], counts: NDArray[np.int64]) -> NDArray[np.int64]:
     """The street of every action: the board deals before it in its hand.
 
@@ -594,27 +276,6 @@ def heads_up_order(ante: NDArray[np.float64], blind: NDArray[np.float64],
         values[two, 0], values[two, 1] = values[two, 1], values[two, 0].copy()
         swapped.append(values)
     return swapped[0], swapped[1]
-
-
-def check_folded(actions: Actions, players: NDArray[np.int64], rejections: Rejections) -> None:
-    """Reject the hands in which a player acts after folding.
-
-    Parameters
-    ----------
-    actions : Actions
-        The split actions of a group of hands.
-    players : ndarray of shape (hands,), dtype int64
-        The players seated in each hand.
-    rejections : Rejections
-        Gets "pN acts after folding" at the first such action.
-    """
-    mine = actions.by_player(players) & (actions.verb != OTHER)
-    position = np.arange(len(mine))
-    first_fold = np.full(len(players) * _SEATS, len(mine), dtype=np.int64)  # by slot
-    folds = np.flatnonzero(mine & (actions.verb == FOLD))
-    np.minimum.at(first_fold, actions.slot[folds], folds)
-    after = mine & (position > first_fold[actions.slot])
-    rejections.reject_actions(actions, after, lambda a: f"p{actions.actor[a]} acts after folding")
 
 
 def posted_forced_bets(stack: NDArray[np.float64], ante: NDArray[np.float64], blind: NDArray[np.float64],
@@ -1227,16 +888,6 @@ def _running_max(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
         running[step:] = np.where(same, np.maximum(running[step:], running[:-step]), running[step:])
         step *= 2
     return running
-
-
-def _cards_of(codes: np.ndarray) -> str:
-    return "".join("??" if c == _UNKNOWN_CARD else str(cards.CARD_TEXT[c]) for c in codes)
-
-
-def _twice(codes: np.ndarray) -> str:
-    real = codes[codes < cards.DECK_SIZE]
-    values, counts = np.unique(real, return_counts=True)
-    return str(cards.CARD_TEXT[values[counts > 1][0]])
 
 
 def _table(board: np.ndarray, holes: np.ndarray, live: np.ndarray, expected: np.ndarray, files: list[str],
