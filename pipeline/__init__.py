@@ -11,14 +11,16 @@ The package is built in layers, each importing only the layers below it:
   descriptions, exact counts;
 * :mod:`pipeline.games`: the game interface and each game's rules;
 * :mod:`pipeline.hands`: the poker facts of recorded hands, whatever their
-  format (positions);
+  format: the Record every format fills, the replay of the chips, positions,
+  the audit of the record, the hand tables;
 * :mod:`pipeline.formats`: readers of every input format, writers, publishing;
 * :mod:`pipeline.runs`: the run, its engines (threads, dask), equity, the
   library face, ``generate`` and the statistics reports;
 * :mod:`pipeline.cli`: the command line, on top.
 
 The library face (``from pipeline import score``) is listed in ``__all__``:
-:func:`score` scores a DataFrame or Arrow table in memory, :func:`compare`
+:func:`score` scores a DataFrame or Arrow table in memory, :func:`run` runs
+``pokerpipe run`` over files into an output folder, :func:`compare`
 decides one Larvis game, and the key functions score arrays of hands.  Each
 name is imported on first use, and ``__version__`` looked up on first use, so
 ``import pipeline`` stays cheap and the command line loads only what it runs.
@@ -39,11 +41,12 @@ if TYPE_CHECKING:
     from pipeline.poker.holdem import key_categories as holdem_key_categories
     from pipeline.poker.larvis import hand_keys as larvis_hand_keys
     from pipeline.poker.larvis import key_categories as larvis_key_categories
-    from pipeline.runs.api import score
+    from pipeline.runs.api import run, score
 
 #: Public name -> (module, attribute), imported on first use.
 _LAZY = {
     "score": ("pipeline.runs.api", "score"),
+    "run": ("pipeline.runs.api", "run"),
     "compare": ("pipeline.games.larvis", "compare"),
     "larvis_hand_keys": ("pipeline.poker.larvis", "hand_keys"),
     "larvis_key_categories": ("pipeline.poker.larvis", "key_categories"),
@@ -53,7 +56,7 @@ _LAZY = {
 }
 
 __all__ = [
-    "score", "compare", "larvis_hand_keys", "larvis_key_categories", "holdem_hand_keys", "deal_keys",
+    "score", "run", "compare", "larvis_hand_keys", "larvis_key_categories", "holdem_hand_keys", "deal_keys",
     "holdem_key_categories", "InputError", "UsageError", "PokerpipeError", "__version__",
 ]
 

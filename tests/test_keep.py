@@ -109,7 +109,7 @@ def test_keep_all_carries_every_column_no_game_reads_in_the_order_first_named(ru
     assert [(row["site"], row["hand_id"], row["room"]) for row in rows] == [("S", "1", ""), ("G", "", "T9")]
 
 
-@pytest.mark.parametrize("column", ["row", "winners", "p1_key", "expected", "file", "players"])
+@pytest.mark.parametrize("column", ["row", "winners", "p1_key", "expected", "file", "p1_player", "hand_key"])
 def test_a_name_the_results_have_is_a_usage_error_before_anything_is_written(runner, tmp_path, column):
     deals = tmp_path / "deals.csv"
     deals.write_text(f"board,p1,{column}\nAh Kd 2c 3s 9h,As Ad,v\n")

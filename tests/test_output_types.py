@@ -233,6 +233,9 @@ OUTPUTS = {  # name: (heading, run, file stem, --best-five)
     "holdem": ("Hold'em winners", "holdem", "winners", False),
     "holdem --best-five": ("Hold'em winners", "holdem-best-five", "winners", True),
     "equity": ("equity.csv or equity.parquet", "equity", "equity", False),
+    "hands": ("hands", "holdem", "hands", False),
+    "seats": ("seats", "holdem", "seats", False),
+    "actions": ("actions", "holdem", "actions", False),
 }
 #: The files that are always CSV, by their heading, and the runs that wrote them.
 ALWAYS_CSV = {

@@ -171,7 +171,8 @@ def test_phhs_file_and_folder_of_phh_give_the_same_winners(tmp_path: Path) -> No
     assert len(list(folder.glob("*.phh"))) == len(document) == 73
     _, from_file, _ = run([PHH / "pluribus-31.phhs"], tmp_path / "file")
     _, from_folder, _ = run([tmp_path / "pluribus"], tmp_path / "folder")
-    columns = ["winners", "expected", "winning_key", "players"] + [f"p{s}_key" for s in range(1, 7)]
+    columns = ["winners", "expected", "winning_key",
+               *(f"p{seat}_{column}" for seat in range(1, 7) for column in ("key", "player"))]
     by_hand_file = from_file.assign(hand=from_file["hand"].astype(int) - 1).set_index("hand")[columns]
     by_hand_folder = from_folder.assign(hand=from_folder["file"].map(lambda f: int(Path(f).stem)))
     by_hand_folder = by_hand_folder.set_index("hand")[columns]
@@ -200,7 +201,9 @@ def test_famous_hands_with_unknown_cards(tmp_path: Path) -> None:
     assert replayed["live"] == [0, 2]
     assert showdown_winners(replayed) == "3"
     assert winners["winners"].tolist() == ["3"]
-    assert winners["players"].tolist() == ["Phil Ivey, Patrik Antonius, Tom Dwan"]
+    assert winners[["p1_player", "p2_player", "p3_player"]].values.tolist() == [
+        ["Phil Ivey", "Patrik Antonius", "Tom Dwan"]]
+    assert (winners[[f"p{seat}_player" for seat in range(4, 11)]] == "").all().all()
     assert winners["p2_key"].tolist() == [""]
     assert winners["expected"].tolist() == [""]
     assert summary["expected"]["not_checked_no_recorded_result"] == 1
@@ -299,7 +302,9 @@ def test_accounting_identity_and_carried_columns(tmp_path: Path) -> None:
     assert summary["rows_rejected"] == len(rejects)
     assert sum(i["rows"] for i in summary["inputs"]) == hands
     assert len(winners) == summary["rows_scored"]
-    assert list(winners.columns[-7:]) == ["file", "hand", "players", "variant", "table", "stakes", "time"]
+    assert list(winners.columns[-17:]) == ["hand_key", "file", "hand", "variant", "table", "stakes", "time",
+                                           *(f"p{seat}_player" for seat in range(1, 11))]
+    assert winners["hand_key"].is_unique
     # PHH records no table, stakes or time: those columns are there, and empty.
     assert (winners[["table", "stakes", "time"]] == "").all().all()
     assert summary["rows_set_apart"] == 0 and summary["set_apart"] == {}

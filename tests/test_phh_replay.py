@@ -1,12 +1,13 @@
-"""The steps of the PHH replay, one at a time, on a few hand-built hands.
+"""The rules of the replay on a few hand-built hands: PHH hands read and replayed, and Records
+built by hand for what the shared model decides (who is live, side pots, what the record pays).
 
-Every expected chip count is worked out from the rules in the comment
-beside it, never read off the pipeline's output.  Hands have three players
-or more: the heads-up blind order and straddles are left to a later change.
+Every expected chip count is worked out from the rules in the comment beside it, never read off
+the pipeline's output.
 """
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -15,80 +16,80 @@ import pytest
 
 from pipeline.formats import phh
 from pipeline.formats.readers import open_source
-from pipeline.games import holdem
+from pipeline.hands.audit import settle
+from pipeline.hands.model import VOCABULARIES, Action
+from pipeline.hands.record import SLOTS
+from pipeline.hands.replay import replay
+from pipeline.hands.showdown import seat_masks
+from pipeline.hands.tables import received
 
-SEATS = holdem.MAX_PLAYERS
-
-
-def per_seat(values: list[float]) -> np.ndarray:
-    """One hand's values as a (1, seats) float64 row, 0 past the players."""
-    row = np.zeros((1, SEATS))
-    row[0, :len(values)] = values
-    return row
+from .hand_records import Hand, record_of
 
 
-def seated(players: int) -> np.ndarray:
-    return (np.arange(SEATS) < players)[None, :]
+def read(text: str) -> tuple[phh.Hands, phh.Replay]:
+    """One PHH hand from its text, read and replayed."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "hand.phh"
+        path.write_text(text)
+        (hands,) = list(phh.read_hands(open_source(path)))
+    return hands, phh.replay(hands)
 
 
-def split(actions: list[str]) -> phh.Actions:
-    return phh.split_actions(pa.array(actions, pa.string()), np.array([len(actions)]))
+def hand_text(stacks: list[float], actions: list[str], *, antes: list[float] | None = None,
+              blinds: list[float] | None = None) -> str:
+    n = len(stacks)
+    return (f"variant = 'NT'\nantes = {antes or [0] * n}\nblinds_or_straddles = {blinds or [0] * n}\n"
+            f"min_bet = 1\nstarting_stacks = {stacks}\nactions = {actions}\n")
 
 
 def chips(stacks: list[float], actions: list[str], *, antes: list[float] | None = None,
           blinds: list[float] | None = None) -> tuple[list[float], list[float]]:
-    """One hand through the chip steps: contributions before and after the uncalled bet goes back."""
+    """One hand through the replay: contributions before and after the uncalled bet goes back."""
+    _, result = read(hand_text(stacks, actions, antes=antes, blinds=blinds))
     n = len(stacks)
-    stack = per_seat(stacks)
-    posted_ante, posted_blind = phh.posted_forced_bets(
-        stack, per_seat(antes or [0] * n), per_seat(blinds or [0] * n), seated(n))
-    acts = split(actions)
-    street = phh.streets(acts.verb, acts.hand, np.array([len(actions)]))
-    level = phh.call_levels(acts.verb, acts.amount, street, acts.hand, posted_blind)
-    before = phh.contributions(acts, np.array([n]), street, level, stack, posted_ante, posted_blind)
-    after = phh.return_uncalled(before, posted_ante)
-    return before[0, :n].tolist(), after[0, :n].tolist()
+    after = result.contributed[0, :n]
+    before = after + result.settled.chips.returned[0, :n]
+    return before.tolist(), after.tolist()
+
+
+def action_rows(stacks: list[float], actions: list[str], **forced: list[float]) -> list[tuple[str, float]]:
+    """The actions a player takes (posts left out) as the replay names them, with the chips each adds."""
+    _, result = read(hand_text(stacks, actions, **forced))
+    settled = result.settled
+    names = VOCABULARIES["action"]
+    return [(names[code], amount) for code, amount, kind in zip(settled.chips.action, settled.chips.amount,
+                                                                 settled.record.action)
+            if not names[kind].startswith("post")]
 
 
 # --- streets and levels -----------------------------------------------------------------------
 
 def test_the_street_of_an_action_counts_the_board_deals_before_it_in_its_own_hand() -> None:
-    acts = split(["d dh p1 AcKd", "p1 cc", "d db 2c3d4h", "p1 cc", "d db 5s", "p1 cc", "d db 6s", "p1 cc",
-                  "p1 cc", "d db 7s"])
-    counts = np.array([8, 2])  # the second hand starts at "p1 cc" before the flop again
-    street = phh.streets(acts.verb, np.repeat([0, 1], counts), counts)
+    texts = ["d dh p1 AcKd", "p1 cc", "d db 2c3d4h", "p1 cc", "d db 5s", "p1 cc", "d db 6s", "p1 cc", "p1 cc",
+             "d db 7s"]
+    acts = phh.split_actions(pa.array(texts, pa.string()), np.array([8, 2]))
+    # The second hand starts at "p1 cc" before the flop again.
+    street = phh.streets(acts.verb, np.repeat([0, 1], [8, 2]))
     assert street.tolist() == [0, 0, 0, 1, 1, 2, 2, 3, 0, 0]
 
 
 def test_before_the_flop_a_call_matches_the_big_blind_then_the_largest_raise() -> None:
-    stack = per_seat([1000, 1000, 1000])
-    _, posted_blind = phh.posted_forced_bets(stack, per_seat([0, 0, 0]), per_seat([50, 100, 0]), seated(3))
-    acts = split(["p3 cc", "p1 cbr 300", "p2 cbr 250", "p3 cc", "d db 2c3d4h", "p2 cc", "p1 cbr 80",
-                  "p2 cc"])
-    street = phh.streets(acts.verb, acts.hand, np.array([8]))
-    level = phh.call_levels(acts.verb, acts.amount, street, acts.hand, posted_blind)
-    # The big blind (100), then 300: a smaller raise later does not lower it.  On the flop
-    # nothing is bet before p2 checks (-inf), then p2 calls p1's 80.
-    assert level.tolist() == [100, 100, 300, 300, 300, -np.inf, -np.inf, 80]
+    rows = action_rows([1000, 1000, 1000], ["p3 cc", "p1 cbr 300", "p2 cbr 250", "p3 cc", "d db 2c3d4h",
+                                            "p2 cc", "p1 cbr 80", "p2 cc"], blinds=[50, 100, 0])
+    # p3 calls the big blind (100); p1 raises to 300 (250 more than its 50); p2's "raise" to 250
+    # is 150 more than its 100, and does not lower the level: p3 calls 300, 200 more.  On the
+    # flop nothing is bet before p2 checks; then p1 bets 80 and p2 calls it.
+    assert rows == [("call", 100), ("raise", 250), ("raise", 150), ("call", 200), ("check", 0), ("bet", 80),
+                    ("call", 80)]
 
 
 # --- antes and blinds --------------------------------------------------------------------------
 
 def test_antes_come_first_and_a_short_stack_posts_what_it_has() -> None:
-    posted_ante, posted_blind = phh.posted_forced_bets(
-        per_seat([1000, 60, 8, 500]), per_seat([10, 10, 10, 10]), per_seat([50, 100, 0, 0]), seated(4))
     # p2 has 60: ante 10, then only 50 of its 100 blind.  p3 has 8: all of it goes to the ante.
-    assert posted_ante[0, :4].tolist() == [10, 10, 8, 10]
-    assert posted_blind[0, :4].tolist() == [50, 50, 0, 0]
-    assert not posted_ante[0, 4:].any() and not posted_blind[0, 4:].any()
-
-
-def test_an_empty_seat_posts_nothing() -> None:
-    # Values past the seated players, as a longer list would leave them: nobody posts them.
-    posted_ante, posted_blind = phh.posted_forced_bets(
-        per_seat([100, 100, 100, 100]), per_seat([5, 5, 5, 5]), per_seat([10, 20, 0, 40]), seated(3))
-    assert posted_ante[0, :4].tolist() == [5, 5, 5, 0]
-    assert posted_blind[0, :4].tolist() == [10, 20, 0, 0]
+    # Nothing is bet beyond the blinds: p1's 50 and p2's 50 match, nothing goes back.
+    before, after = chips([1000, 60, 8, 500], [], antes=[10, 10, 10, 10], blinds=[50, 100, 0, 0])
+    assert before == after == [60, 60, 8, 10]
 
 
 def test_antes_and_blinds_are_in_the_contributions_of_players_who_fold() -> None:
@@ -127,11 +128,13 @@ def test_a_call_for_more_than_the_stack_is_an_all_in_call() -> None:
 
 
 def test_a_bet_for_more_than_the_stack_is_capped_too() -> None:
-    # p1 "raises to 5000" with 1000: it commits its 1000.  p2's call of 5000 is capped by its
-    # 2000, of which only p1's 1000 is matched: 1000 goes back to p2.
+    # p1 "raises to 5000" with 1000: it commits its 1000, and p2 calls that.  Such a hand cannot
+    # have been played as written: it is rejected, naming the bet.
     before, after = chips([1000, 2000, 2000], ["p3 f", "p1 cbr 5000", "p2 cc"], blinds=[50, 100, 0])
-    assert before == [1000, 2000, 0]
-    assert after == [1000, 1000, 0]
+    assert before == after == [1000, 1000, 0]
+    _, result = read(hand_text([1000, 2000, 2000], ["p3 f", "p1 cbr 5000", "p2 cc"], blinds=[50, 100, 0]))
+    assert result.rejections.problem.tolist() == [
+        "action 'p1 cbr 5000': bet 5000 beyond the stack (the player has 1000)"]
 
 
 def test_the_cap_is_what_the_earlier_streets_left() -> None:
@@ -161,13 +164,6 @@ def test_only_the_part_above_the_last_raise_goes_back() -> None:
     assert after == [400, 400, 0]
 
 
-def test_return_uncalled_lowers_the_largest_to_the_second_largest() -> None:
-    contributed = np.array([[100.0, 700.0, 250.0, 0.0], [300.0, 300.0, 50.0, 0.0]])
-    returned = phh.return_uncalled(contributed, np.zeros_like(contributed))
-    assert returned.tolist() == [[100, 250, 250, 0], [300, 300, 50, 0]]
-    assert contributed.tolist() == [[100, 700, 250, 0], [300, 300, 50, 0]]  # a new array
-
-
 def test_a_big_blind_ante_is_dead_money_not_an_uncalled_bet() -> None:
     # p2 posts the table's ante, 30, and the big blind, 100.  p3 raises to 300, p1 folds, p2
     # calls 300.  Both bet 300: nothing is uncalled, and p2's 30 stays in the pot.
@@ -188,53 +184,58 @@ def test_a_big_blind_ante_does_not_hide_a_raise_that_nobody_called() -> None:
 # --- who is live, side pots, received chips and the recorded winners ---------------------------
 
 def test_live_players_are_the_seated_who_did_not_fold() -> None:
-    acts = phh.split_actions(pa.array(["p3 f", "p1 cc", "p2 f", "p1 cc"], pa.string()), np.array([3, 1]))
-    live = phh.live_players(acts, np.array([4, 3]), np.vstack([seated(4), seated(3)]))
-    assert live[:, :5].tolist() == [[True, False, False, True, False], [True, True, True, False, False]]
+    actions = [(2, Action.FOLD, 0, None), (0, Action.CALL, 0, None), (1, Action.FOLD, 0, None)]
+    chips_of = replay(record_of([Hand([100] * 4, actions), Hand([100] * 3, [(0, Action.CALL, 0, None)])]))
+    assert chips_of.live[:, :5].tolist() == [[True, False, False, True, False],
+                                             [True, True, True, False, False]]
+
+
+def side_pot(stacks: list[float], actions: list[tuple[int, Action, int, float | None]]) -> bool:
+    record = record_of([Hand(stacks, actions)])
+    return bool(settle(record).audit.side_pot[0])
 
 
 def test_live_players_who_put_in_different_amounts_make_a_side_pot() -> None:
-    live = np.zeros((3, SEATS), dtype=bool)
-    live[:, :3] = True
-    live[2, 0] = False  # the short stack of the third hand folded
-    contributed = np.zeros((3, SEATS))
-    contributed[0, :3] = [500, 1000, 1000]  # p1 all-in for 500: the other two play a side pot
-    contributed[1, :3] = [1000, 1000, 1000]
-    contributed[2, :3] = [100, 1000, 1000]  # the 100 of a player who folded is no side pot
-    stack = np.full((3, SEATS), 5000.0)
-    side = phh.side_pots(live, contributed, np.zeros_like(contributed), stack)
-    assert side.tolist() == [True, False, False]
+    # p1 is all in for 500: the other two play a side pot.
+    assert side_pot([500, 5000, 5000], [(1, Action.BET, 0, 1000), (2, Action.CALL, 0, None),
+                                        (0, Action.CALL, 0, None)])
+    assert not side_pot([5000] * 3, [(1, Action.BET, 0, 1000), (2, Action.CALL, 0, None),
+                                     (0, Action.CALL, 0, None)])
+    # The 100 of a player who folded is no side pot.
+    assert not side_pot([5000] * 3, [(0, Action.BET, 0, 100), (1, Action.RAISE, 0, 1000),
+                                     (2, Action.CALL, 0, None), (0, Action.FOLD, 0, None)])
 
 
 def test_an_ante_makes_no_side_pot() -> None:
-    live = np.zeros((2, SEATS), dtype=bool)
-    live[:, :2] = True
-    contributed = np.zeros((2, SEATS))
-    contributed[:, :2] = [[1030, 1000], [1030, 1000]]
-    posted_ante = np.zeros((2, SEATS))
-    posted_ante[0, :2] = [30, 0]  # a big blind ante: both bet 1000
-    posted_ante[1, :2] = [30, 30]  # both posted 30: p2 bet 30 less, all-in
-    side = phh.side_pots(live, contributed, posted_ante, np.full((2, SEATS), 5000.0))
-    assert side.tolist() == [False, True]
+    # A big blind ante: both bet 1000.
+    assert not side_pot([5000, 5000], [(0, Action.POST_ANTE, 0, 30), (0, Action.BET, 0, 1000),
+                                       (1, Action.CALL, 0, None)])
+    # All posted 30; p2 calls all in for the 970 it has left, p3 calls 1000: a side pot of 2 x 30.
+    antes = [(slot, Action.POST_ANTE, 0, 30) for slot in range(3)]
+    assert side_pot([5000, 1000, 5000], [*antes, (0, Action.BET, 0, 1000), (1, Action.CALL, 0, None),
+                                         (2, Action.CALL, 0, None)])
 
 
 def test_received_chips_come_from_the_finishing_stacks_else_the_winnings() -> None:
-    stack = np.vstack([per_seat([1000, 1000, 1000])] * 2)
-    contributed = np.vstack([per_seat([300, 300, 100])] * 2)
-    finishing = np.vstack([per_seat([1400, 700, 900]), per_seat([0, 0, 0])])
-    winnings = np.vstack([per_seat([5, 5, 5]), per_seat([0, 700, 0])])
-    received = phh.received_chips(stack, contributed, finishing, np.array([True, False]), winnings)
+    actions = [(0, Action.BET, 0, 300), (1, Action.CALL, 0, None), (2, Action.BET, 0, 100)]
+    record = record_of([Hand([1000] * 3, actions), Hand([1000] * 3, actions, received={1: 700})])
+    record.finishing = np.full((2, SLOTS), np.nan)
+    record.finishing[0, :3] = [1400, 700, 900]
+    record.received[0, :3] = [5, 5, 5]  # winnings beside finishing stacks: the stacks are read
     # 1400 - 1000 + 300: p1 took the pot of 700; the others got nothing back.
-    assert received[:, :3].tolist() == [[700, 0, 0], [0, 700, 0]]
+    assert received(record, replay(record))[:, :3].tolist() == [[700, 0, 0], [0, 700, 0]]
 
 
 def test_recorded_winners_are_the_live_players_who_received_chips() -> None:
-    received = np.vstack([per_seat([700, 0, 0]), per_seat([350, 350, 0]), per_seat([0, 0, 500]),
-                          per_seat([0, 1e-12, 0])])
-    live = np.vstack([seated(3), seated(3), seated(2), seated(3)])
-    stack = np.full((4, SEATS), 1000.0)
+    calls = [(0, Action.BET, 0, 350), (1, Action.CALL, 0, None), (2, Action.CALL, 0, None)]
+    hands = [Hand([1000] * 3, calls, received={0: 1050}), Hand([1000] * 3, calls, received={0: 525, 1: 525}),
+             Hand([1000] * 3, [(0, Action.BET, 0, 350), (1, Action.CALL, 0, None), (2, Action.FOLD, 0, None)],
+                  received={2: 700}),
+             Hand([1000] * 3, calls, received={1: 1e-12})]
+    audit_of = settle(record_of(hands)).audit
+    masks = seat_masks(record_of(hands).seat, audit_of.winners)
     # A split pot names both; chips to a player who folded name nobody; a rounding crumb is no win.
-    assert phh.recorded_winners(received, live, stack).tolist() == ["1", "1 2", "none", "none"]
+    assert masks.tolist() == [1, 3, 0, 0]
 
 
 # --- the steps together, on hands read from a file ---------------------------------------------

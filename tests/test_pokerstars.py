@@ -31,6 +31,15 @@ HARD = DATA / "pokerstars"
 PHH = RAW / "phh"
 
 
+def seat_names(row) -> list[str]:
+    """The names of a winners row's seats (``pN_player``), through the last seat taken."""
+    found = [row[f"p{seat}_player"] if isinstance(row, dict) else getattr(row, f"p{seat}_player")
+             for seat in range(1, 11)]
+    while found and not found[-1]:
+        found.pop()
+    return found
+
+
 def run(inputs, outdir: Path, **options) -> tuple[dict, pd.DataFrame, pd.DataFrame]:
     summary = Run([str(i) for i in inputs], outdir, **options).execute()
     winners = pd.read_csv(outdir / "winners.csv", dtype=str, keep_default_na=False)
@@ -134,10 +143,11 @@ def test_sessions_give_the_reference_winners_and_agree_with_the_recorded_pots(tm
 def test_each_row_carries_its_hand(tmp_path: Path) -> None:
     summary, winners, _ = run([SESSIONS], tmp_path)
     hands = reference(sorted(SESSIONS.glob("*.txt")))
-    assert list(winners.columns[-7:]) == ["file", "hand", "players", "variant", "table", "stakes", "time"]
+    assert list(winners.columns[-17:]) == ["hand_key", "file", "hand", "variant", "table", "stakes", "time",
+                                           *(f"p{seat}_player" for seat in range(1, 11))]
     for row in winners.itertuples():
         seats = hands[row.hand]["players"]
-        names = row.players.split(", ")
+        names = seat_names(row)
         assert len(names) == max(seats.values())
         assert {name: seat for seat, name in enumerate(names, start=1) if name} == seats
         text = Path(row.file).read_text(encoding="utf-8-sig")
@@ -290,7 +300,7 @@ def test_a_mucked_seat_forfeits_and_one_seat_left_is_scored_alone(tmp_path: Path
     (row,) = winners.itertuples()
     assert row.p5_category == ""  # TomiStars09: mucks hand
     assert row.winners == row.expected == "2"
-    assert row.players.split(", ")[1] == "wo_olly :D"
+    assert seat_names(row)[1] == "wo_olly :D"
 
 
 # --- hand-written hands: hostile text, amounts, set apart, inconsistent records -----------------
@@ -362,7 +372,7 @@ def test_hostile_names_and_chat_are_never_read_as_actions(names, tmp_path: Path)
     assert rejects.empty, rejects["reason"].tolist()
     (row,) = winners.itertuples()
     assert row.winners == row.expected == "2"
-    assert row.players == f"{a}, {b}, , {c}"
+    assert seat_names(row) == [a, b, "", c]
     assert row.p2_category == "Pair" and row.p4_category == "Pair"
     assert summary["expected"]["checked"] == 1 and summary["expected"]["mismatched"] == 0
 
@@ -402,7 +412,7 @@ def test_names_of_every_length_are_matched_in_full(names, tmp_path: Path) -> Non
     summary, winners, rejects = run([write(tmp_path, hand(names=names))], tmp_path / "out")
     assert rejects.empty, rejects["reason"].tolist()
     (row,) = winners.itertuples()
-    assert row.winners == row.expected == "2" and row.players == f"{names[0]}, {names[1]}, , {names[2]}"
+    assert row.winners == row.expected == "2" and seat_names(row) == [names[0], names[1], "", names[2]]
     # A name one byte shorter or longer than a seated one, at the end of its words, is not that player.
     for other in (names[1][:-1], names[1] + "x"):
         text = hand(names=names).replace(f"{names[1]} collected", f"{other} collected")
@@ -626,7 +636,7 @@ def test_the_same_hand_as_pokerstars_text_and_as_phh(tmp_path: Path) -> None:
     summary, hand_phh, _ = run([phh], tmp_path / "b")
     assert summary["expected"]["checked"] == 1
     (s,), (p,) = stars.to_dict("records"), hand_phh.to_dict("records")
-    stars_names, phh_names = s["players"].split(", "), p["players"].split(", ")
+    stars_names, phh_names = seat_names(s), seat_names(p)
 
     assert [stars_names[int(w) - 1] for w in s["winners"].split()] == \
         [phh_names[int(w) - 1] for w in p["winners"].split()] == ["Willo2319"]

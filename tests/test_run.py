@@ -136,8 +136,10 @@ def test_holdem_archive_outputs_and_statistics(runner, tmp_path):
     winners = read_winners(out, "parquet")
     assert winners.row.tolist() == list(range(1, 3001))
     # Every seat of the game is a column, whatever the archive holds: seats 5 to 10 are empty.
-    assert [c for c in winners.columns if re.fullmatch(r"p\d+_\w+", c)] == [
+    assert [c for c in winners.columns if re.fullmatch(r"p\d+_(?:category|key)", c)] == [
         f"p{s}_{kind}" for s in range(1, 11) for kind in ("category", "key")]
+    # The hand-history columns of a hold'em table are there too, empty for a deal archive.
+    assert winners[[f"p{s}_player" for s in range(1, 11)]].isna().all().all()
     assert winners[[f"p{s}_{kind}" for s in range(5, 11) for kind in ("category", "key")]].isna().all().all()
     keys = winners[[f"p{s}_key" for s in range(1, 5)]].to_numpy()
     assert (winners.winning_key.to_numpy() == keys.max(axis=1)).all()

@@ -55,7 +55,8 @@ def test_holdem_winners_have_one_schema_whatever_the_input(tmp_path, fmt):
     assert all(listed == first for listed in names.values()), names
     for seat in holdem.SEATS:
         assert f"{seat}_category" in first and f"{seat}_key" in first
-    assert {"expected", "file", "hand", "players"} <= set(first)
+    players = {f"{seat}_player" for seat in holdem.SEATS}
+    assert {"expected", "hand_key", "file", "hand", *players} <= set(first)
     if fmt == "parquet":  # CSV has no types: the docs give the dtypes to read it with
         schemas = {label: table.schema.remove_metadata() for label, table in tables.items()}
         assert all(schema == schemas["csv, 6 seats"] for schema in schemas.values())

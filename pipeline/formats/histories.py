@@ -24,9 +24,18 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from pipeline.formats.sources import Batch
 from pipeline.games import holdem
+from pipeline.hands.audit import Audit, Settled
+from pipeline.hands.model import Outcome
+from pipeline.hands.record import Record
+from pipeline.hands.replay import Chips
+from pipeline.hands.showdown import NO_RECORDED_WINNER as NO_RECORDED_WINNER
+from pipeline.hands.showdown import PLAYERS, deal_rows
+from pipeline.hands.tables import OUTCOME_CODE, Ending, tables
 
 #: Source formats (``Source.format``) that are hand histories.
 FORMATS = ("phh", "pokerstars")
@@ -37,7 +46,9 @@ VENUES = {"pokerstars": "PokerStars"}
 EXPECTED = holdem.EXPECTED_COLUMN
 #: Columns that trace a row back to its hand, carried into the winners; a format
 #: without one of them leaves it empty.
-CARRIED = ("file", "hand", "players", "variant", "table", "stakes", "time")
+CARRIED = ("hand_key", "file", "hand", "variant", "table", "stakes", "time", *PLAYERS)
+#: The type of a carried column in the winners: text but for the key that joins the hand tables.
+CARRIED_TYPES = {"hand_key": pa.int64()}
 COLUMNS = (holdem.BOARD_COLUMN, *holdem.SEATS, EXPECTED, *CARRIED)
 #: Hands counted apart from scored and rejected ones: read = scored + these + rejected.
 #: ``set_apart``: valid hands that are not one board to score (run twice, cancelled).
@@ -50,7 +61,6 @@ FORFEITS = ("mucked",)
 NOT_CHECKED = ("inconsistent_record", "unknown_stacks", "side_pots", "no_recorded_result")
 #: What a venue's hands count: the records checked, and those not checked by kind.
 VENUE_COUNTS = ("checked", *(f"not_checked_{name}" for name in NOT_CHECKED))
-NO_RECORDED_WINNER = "none"  # expected text when no showdown player received chips
 
 
 def reason_key(name: str, reason: str) -> str:
@@ -178,5 +188,92 @@ def complete(table: pa.Table) -> pa.Table:
     """A hand-history table with every column of :data:`COLUMNS`: those a format lacks, empty."""
     missing = [name for name in COLUMNS if name not in table.column_names]
     for name in missing:
-        table = table.append_column(name, pa.nulls(table.num_rows, pa.string()))
+        table = table.append_column(name, pa.nulls(table.num_rows, CARRIED_TYPES.get(name, pa.string())))
     return table
+
+
+def batch_of(settled: Settled, *, keys: NDArray[np.int64], files: str | Sequence[str],
+             carried: Mapping[str, pa.Array] | None = None, name_hands: bool = False,
+             venues: bool = False) -> Batch:
+    """The batch of a group of hands read by any format: its showdown rows, rejects, counts and tables.
+
+    Everything after the reading is worked out here, for every format alike:
+    the replay of the chips, how each hand ends, the audit of its record
+    (:mod:`pipeline.hands`), the deal rows the hold'em game scores, and the
+    three hand tables.
+
+    Parameters
+    ----------
+    settled : Settled
+        The group as the format read it, hands in the order of the input,
+        worked out (:func:`pipeline.hands.audit.settle`).
+    keys : ndarray of shape (hands,), dtype int64
+        The ``hand_key`` of each hand (:func:`pipeline.hands.model.hand_key` of
+        its input's :attr:`Source.place` and its number there).
+    files : str or sequence of str
+        The file as the user named it, or the file of each hand (a group of
+        one-hand files).
+    carried : mapping of str to pyarrow.Array
+        Columns of :data:`CARRIED` the format has beyond the Record's (the
+        stakes and time as written), a value per hand.
+    name_hands : bool
+        Reject lines begin ``hand ID: ``, for a format whose lines do not
+        say which hand they are in.
+    venues : bool
+        Count the audit by the site each hand names (``by_venue``): for a
+        format whose records name their venue one by one.
+    """
+    record, chips, ending, checked_record = settled.record, settled.chips, settled.ending, settled.audit
+    carried = carried or {}
+    source = pa.array([files] * record.hands if isinstance(files, str) else list(files), pa.string())
+    rows, columns = deal_rows(record, chips, ending, checked_record, keys)
+    hand_id = pc.cast(record.hand.get("hand_id", pa.nulls(record.hands, pa.string())), pa.string())
+    columns["file"] = source.take(pa.array(rows, pa.int64()))
+    columns["hand"] = hand_id.take(pa.array(rows, pa.int64()))
+    for name in CARRIED:
+        if name in carried:
+            columns[name] = pc.cast(carried[name], pa.string()).take(pa.array(rows, pa.int64()))
+        elif name in record.hand and name not in columns:
+            columns[name] = pc.cast(record.hand[name], pa.string()).take(pa.array(rows, pa.int64()))
+    table = complete(pa.table(columns))
+    unreadable = []
+    hand_names = hand_id.to_pylist() if name_hands else []
+    for row in np.flatnonzero(~ending.kept):
+        where = f"hand {hand_names[row]}: " if name_hands and hand_names[row] is not None else ""
+        unreadable.append((int(record.number[row]), int(record.line[row]), record.excerpt[row] or "",
+                           where + str(ending.reason[row])))
+    batch = Batch(table, record.number[rows], record.line[rows], unreadable,
+                  counts=ending_counts(record, chips, ending, checked_record, venues=venues),
+                  hand_tables=tables(record, chips, ending, keys=keys, source=source))
+    batch.last_row = int(record.number[-1]) if record.hands else 0
+    return batch
+
+
+def ending_counts(record: Record, chips: Chips, ending: Ending, checked_record: Audit, *,
+                  venues: bool) -> dict[str, int]:
+    """The ``Batch.counts`` of a group of hands: those neither scored nor rejected, forfeits, the audit."""
+    outcome, kept = ending.outcome, ending.kept
+    apart = outcome == OUTCOME_CODE[Outcome.SET_APART]
+    counts = {"without_showdown": int((outcome == OUTCOME_CODE[Outcome.NO_SHOWDOWN]).sum()),
+              "unknown_cards": int((outcome == OUTCOME_CODE[Outcome.UNKNOWN_CARDS]).sum()),
+              "set_apart": int(apart.sum()),
+              "mucked": int((chips.mucked & (kept & ~apart & chips.showdown)[:, None]).sum())}
+    for reason in ending.reason[apart]:
+        key = reason_key("set_apart", str(reason))
+        counts[key] = counts.get(key, 0) + 1
+    scored = ending.scored & checked_record.recorded
+    inconsistent = scored & (checked_record.reason != None)  # noqa: E711 (elementwise)
+    unknown = scored & ~inconsistent & checked_record.unknown_stacks
+    apart_pot = scored & ~inconsistent & ~unknown & (checked_record.side_pot | checked_record.cashed_out)
+    counts["inconsistent_record"] = int(inconsistent.sum())
+    counts["unknown_stacks"] = int(unknown.sum())
+    counts["side_pots"] = int(apart_pot.sum())
+    counts["no_recorded_result"] = int((ending.scored & ~checked_record.recorded).sum())
+    for reason in checked_record.reason[inconsistent]:
+        key = reason_key("inconsistent_record", str(reason))
+        counts[key] = counts.get(key, 0) + 1
+    if venues and "site" in record.hand:
+        counts.update(venue_counts(pc.cast(record.hand["site"], pa.string()), {
+            "checked": checked_record.checked(ending), "not_checked_inconsistent_record": inconsistent,
+            "not_checked_unknown_stacks": unknown, "not_checked_side_pots": apart_pot}))
+    return counts

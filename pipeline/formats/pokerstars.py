@@ -809,8 +809,6 @@ def _parse(piece: NDArray[np.uint8] | bytes, first_line: int, hands_before: int,
     columns: dict[str, pa.Array] = {holdem.BOARD_COLUMN: _take(board_text, scored)}
     held = scored_seats[scored]
     names_by_seat = []
-    highest = np.where(seat_of_hand[scored] >= 0, np.arange(1, _SEATS + 1), 0).max(axis=1, initial=0) \
-        if len(scored) else np.zeros(0, np.int64)
     for seat in range(_SEATS):
         cards_at = revealed[scored, seat]
         cards = _take(shown_cards, np.maximum(cards_at, 0)) if len(shows) else \
@@ -820,8 +818,7 @@ def _parse(piece: NDArray[np.uint8] | bytes, first_line: int, hands_before: int,
         row = seat_of_hand[scored, seat]
         name = _take(seat_name, np.maximum(row, 0)) if len(seat_rows) else \
             pa.nulls(len(scored), pa.large_string())
-        name = pc.if_else(pa.array(row >= 0), name, _text(""))
-        names_by_seat.append(pc.if_else(pa.array(seat < highest), name, pa.scalar(None, pa.large_string())))
+        names_by_seat.append(pc.if_else(pa.array(row >= 0), name, pa.scalar(None, pa.large_string())))
     # The header and the table name of the hands scored.
     header = _header_fields(text, lines, starts[scored], line_start, content_end)
     tables = starting("Table '")
@@ -835,7 +832,8 @@ def _parse(piece: NDArray[np.uint8] | bytes, first_line: int, hands_before: int,
     columns[EXPECTED] = pa.array(expected[scored].tolist(), pa.string())
     columns["file"] = pa.array([path] * len(scored), pa.string())
     columns["hand"] = header["hand"]
-    columns["players"] = pc.binary_join_element_wise(*names_by_seat, _text(", "), null_handling="skip")
+    for column, names in zip(holdem.SEATS, names_by_seat):
+        columns[f"{column}_player"] = names
     columns["variant"] = header["variant"]
     columns["table"] = table_name
     columns["stakes"] = header["stakes"]

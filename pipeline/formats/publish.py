@@ -57,12 +57,15 @@ from pathlib import Path
 from types import TracebackType
 
 from pipeline.errors import OutputError, PokerpipeError, UsageError, exhausted, os_reason
+from pipeline.hands.model import TABLES
 from pipeline.text import listed, shown
 
 #: Every name a run may leave in OUTDIR, whatever its command, format and engine.
 OUTPUT_NAMES = frozenset({
     "winners.csv", "winners.parquet", "winners", "rejects.csv", "summary.json", "categories.csv",
     "ties.csv", "equity.csv", "equity.parquet",
+    # The hand tables of a run over hand histories: a file each, or a folder of parts (dask).
+    *(f"{table}{suffix}" for table in TABLES for suffix in (".csv", ".parquet", "")),
 })
 _STAGING_INFIX = ".pokerpipe-"
 #: Infix of a new set kept beside OUTDIR when it could not be published: no run removes it.

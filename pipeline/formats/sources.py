@@ -74,6 +74,7 @@ class Source:
     members: tuple[Source, ...] = ()
     size_found: int | None = None  # bytes, as the file's status said when it was found; None: not looked
     types: tuple[pa.DataType, ...] | None = None  # the Arrow type of each column, where the file has them
+    place: int = 0  # its place among a run's inputs, from 0: with a hand's number, the hand's key
 
     @property
     def name(self) -> str:
@@ -136,6 +137,9 @@ class Batch:
     member_of_row : dict of int to Source, optional
         For a source of several files (``Source.members``), the file each
         row comes from; each such file holds one row.
+    hand_tables : dict of str to pyarrow.Table, optional
+        A hand history's ``hands``, ``seats`` and ``actions`` rows of the
+        hands of the batch (:mod:`pipeline.hands.model`), every hand read.
     """
 
     table: pa.Table
@@ -148,6 +152,7 @@ class Batch:
     counts: dict[str, int] = field(default_factory=dict)
     last_row: int = 0
     member_of_row: dict[int, Source] | None = None
+    hand_tables: dict[str, pa.Table] | None = None
 
     def raw_text(self, indices: np.ndarray) -> list[str] | None:
         """The input text of the rows at ``indices``, or None when rows have none (Parquet)."""

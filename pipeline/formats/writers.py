@@ -196,12 +196,14 @@ class TableWriter:
     the rows were handed in: a run hands in what each input or part of one
     gave (a hand-history file of a few hands), which would otherwise be a
     row group each.  Rows wait in memory until they fill a row group, at
-    most one row group's worth.
+    most one row group's worth.  With ``whole_writes`` each write is one
+    row group of its own, whatever its size: the rows of a hand, handed in
+    together, never span two.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, schema: pa.Schema | None = None,
                  quote_strings: bool = False, replace: bool = True,
-                 row_group_rows: int | None = None) -> None:
+                 row_group_rows: int | None = None, whole_writes: bool = False) -> None:
         self.path = Path(path)
         self.format = self.path.suffix.lstrip(".").lower()  # as a reader takes it: deals.CSV is CSV
         if self.format not in FORMATS:
@@ -210,6 +212,7 @@ class TableWriter:
         self.quoting = "needed" if quote_strings else "none"
         self.rows = 0
         self.row_group_rows = row_group_rows if self.format == "parquet" else None
+        self.whole_writes = whole_writes
         self._waiting: list[pa.Table] = []  # rows short of a whole row group
         self._waiting_rows = 0
         self._context = atomic_path(self.path, replace=replace)
@@ -229,6 +232,10 @@ class TableWriter:
             table = pa.Table.from_batches([table])
         table = table.cast(self.schema)
         self.rows += table.num_rows
+        if self.whole_writes and self.format == "parquet":
+            if table.num_rows:
+                self._writer.write_table(table, row_group_size=table.num_rows)
+            return
         if self.row_group_rows is None:
             self._writer.write_table(table)
             return

@@ -38,11 +38,12 @@ from numpy.typing import NDArray
 
 from pipeline.arrays import across
 from pipeline.hands.record import Record
-from pipeline.hands.replay import Chips, tolerance
-from pipeline.hands.tables import Ending, received
+from pipeline.hands.replay import Chips, reject_beyond, replay, tolerance
+from pipeline.hands.tables import Ending, outcomes, received
 
 ZERO_WINNINGS = "winnings sum to 0 while chips went into the pot"
-NOT_CONSERVED = "the chips received and the rake are not the pot (a rake of 0 to 10 % of it)"
+NOT_CONSERVED = ("the chips received (finishing stacks, winnings, collections) and the rake are not the pot "
+                 "(a rake of 0 to 10 % of it)")
 DISAGREE = "winnings and finishing stacks disagree"
 POT_DIFFERS = "the total pot written is not the chips put in"
 MUCK_PAID = "a player who mucked received chips"
@@ -138,3 +139,22 @@ def audit(record: Record, chips: Chips, ending: Ending) -> Audit:
     unknown_stacks = has_finishing & ~known_stacks & ~has_received
     return Audit(received=got, recorded=recorded | unknown_stacks, reason=reason,
                  unknown_stacks=unknown_stacks, side_pot=side_pot, cashed_out=cashed_out, winners=winners)
+
+
+@dataclass
+class Settled:
+    """A group of hands worked out: the Record as read, its chips, how each hand ends, its audit."""
+
+    record: Record
+    chips: Chips
+    ending: Ending
+    audit: Audit
+
+
+def settle(record: Record) -> Settled:
+    """Everything that follows from a Record, in order: the replay of the chips (a bet beyond the
+    stack rejects its hand), how each hand ends, the audit of the record."""
+    chips = replay(record)
+    reject_beyond(record, chips)
+    ending = outcomes(record, chips)
+    return Settled(record, chips, ending, audit(record, chips, ending))

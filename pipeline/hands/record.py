@@ -1,7 +1,7 @@
 """What a hand-history format hands over: a group of hands as its text wrote them, nothing worked out.
 
 Layer: hands (:mod:`pipeline.hands`); imports :mod:`~pipeline.hands.model`,
-numpy and pyarrow only.
+:mod:`pipeline.ranges`, numpy and pyarrow.
 
 This module owns the one interface between every hand-history format and
 the rest of the package, :class:`Record`: the facts a format reads from
@@ -22,12 +22,14 @@ is the last player.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
 from pipeline.hands.model import Action
+from pipeline.ranges import ranges
 
 #: Slots per hand: the most players a hand of any format seats.
 SLOTS = 10
@@ -169,6 +171,31 @@ class Record:
         """(hands, SLOTS) bool: a player is dealt in at the slot."""
         dealt: NDArray[np.bool_] = self.seat > 0
         return dealt
+
+    def take(self, rows: NDArray[np.integer]) -> Record:
+        """The hands at ``rows`` (in that order), each with its actions, as a Record of their own."""
+        rows = np.asarray(rows, dtype=np.int64)
+        first = np.searchsorted(self.action_hand, rows)
+        counts = np.searchsorted(self.action_hand, rows, side="right") - first
+        acts = ranges(first.astype(np.int64), counts.astype(np.int64))
+        picked = pa.array(acts, pa.int64())
+
+        def per_hand(values: NDArray[Any] | None) -> NDArray[Any] | None:
+            return None if values is None else values[rows]
+
+        return Record(
+            number=self.number[rows], line=self.line[rows], problem=self.problem[rows],
+            excerpt=[self.excerpt[row] for row in rows.tolist()], apart=self.apart[rows],
+            hand={name: column.take(pa.array(rows)) for name, column in self.hand.items()},
+            button=self.button[rows], seat=self.seat[rows],
+            player=self.player.take(pa.array((rows[:, None] * SLOTS + np.arange(SLOTS)).reshape(-1))),
+            stack=self.stack[rows], holes=self.holes[rows], board=self.board[rows],
+            action_hand=np.repeat(np.arange(len(rows), dtype=np.int64), counts), slot=self.slot[acts],
+            action=self.action[acts], street=self.street[acts], to=self.to[acts], written=self.written[acts],
+            all_in=self.all_in[acts], received=self.received[rows], cashed_out=self.cashed_out[rows],
+            returned=self.returned[rows], pot=self.pot[rows], rake=self.rake[rows],
+            main_pot=per_hand(self.main_pot), finishing=per_hand(self.finishing),
+            text=None if self.text is None else self.text.take(picked), counts=dict(self.counts))
 
     def check(self) -> None:
         """Raise ValueError naming the first array whose shape does not fit the others (a format's bug)."""

@@ -27,6 +27,8 @@ DataFrame is given; it is scored through Arrow (``to_arrow``, then
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
@@ -143,6 +145,22 @@ def score(table: Any, *, game: str | None = None, best_five: bool = False) -> An
     hint = _HINTS.get((module, name))
     raise UsageError(f"score takes {ACCEPTED}, not {'' if module == 'builtins' else module + ' '}{name}"
                      + (f": {hint}" if hint else ""))
+
+
+def run(inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
+        output_format: str = "csv", game: str | None = None, best_five: bool = False,
+        keep: Sequence[str] = (), keep_all: bool = False, batch_rows: int = DEFAULT_BATCH_ROWS,
+        threads: int | None = None) -> dict[str, Any]:
+    """``pokerpipe run`` from Python: score every input into ``outdir``; return the summary written.
+
+    The options are the command's (``--format``, ``--game``, ``--best-five``,
+    ``--keep``, ``--keep-all``, ``--batch-rows``, ``--threads``); the outputs
+    and ``summary.json`` are those the command writes, published as one set.
+    Raises :class:`pipeline.UsageError` and :class:`pipeline.InputError` where
+    the command exits 2 and 1.
+    """
+    return runner.Run(inputs, outdir, output_format=output_format, game=game, best_five=best_five,
+                      keep=keep, keep_all=keep_all, batch_rows=batch_rows, threads=threads).execute()
 
 
 def _is_frame(table: object, library: str) -> bool:

@@ -48,6 +48,7 @@ dask is an optional dependency (the ``dask`` extra; on its own, ``pip install
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import os
@@ -70,6 +71,7 @@ from pipeline.formats import readers
 from pipeline.formats.publish import OutputSet
 from pipeline.formats.sources import Source
 from pipeline.formats.writers import TableWriter
+from pipeline.hands import model
 from pipeline.runs.runner import (
     REJECT_SCHEMA,
     REJECTS_FILE,
@@ -269,12 +271,14 @@ def _readable(source: Source) -> Source:
 
 def score_partition(scoring: Scoring, source: Source, partition: Partition, offset: int,
                     batch_rows: int, part_path: str, rejects_path: str, delay: float = 0.0,
-                    first_line: int = 1) -> PartResult:
+                    first_line: int = 1, table_paths: dict[str, str] | None = None) -> PartResult:
     """The task of one partition: read, score, write its winners and rejects parts, return totals.
 
     Pure and idempotent: run again, it writes the same parts under the same names.
     ``first_line`` numbers the first line of a byte range.  ``delay``
     (seconds, before anything is published) only slows the task, for tests.
+    ``table_paths`` names the part of each hand table the partition writes
+    (a run over hand histories).
     """
     byte_range = None if partition.byte_range is None else readers.ByteRange(*partition.byte_range,
                                                                             first_line=first_line)
@@ -282,13 +286,18 @@ def score_partition(scoring: Scoring, source: Source, partition: Partition, offs
     # Rejects as Parquet: raw text (a contest instance's lines) comes back exactly.
     with TableWriter(part_path, schema=scoring.results_schema(),
                      quote_strings=scoring.quote_winners, row_group_rows=batch_rows) as winners, \
-            TableWriter(rejects_path, schema=REJECT_SCHEMA) as rejects:
+            TableWriter(rejects_path, schema=REJECT_SCHEMA) as rejects, contextlib.ExitStack() as stack:
+        tables = {name: stack.enter_context(TableWriter(path, schema=model.TABLES[name], quote_strings=True,
+                                                        whole_writes=True))
+                  for name, path in (table_paths or {}).items()}
         for batch in readers.read_batches(_readable(source), scoring.columns, batch_rows=batch_rows,
                                           row_groups=partition.row_groups, byte_range=byte_range,
                                           typed=scoring.typed):
             outcome = scoring.process_batch(source, batch, offset)
             winners.write(outcome.results)
             rejects.write(outcome.rejects)
+            for name, rows in (outcome.hand_tables or {}).items():
+                tables[name].write(rows)
             totals += outcome.totals
         if delay:
             time.sleep(delay)
@@ -352,9 +361,12 @@ def execute(run: Run, *, scheduler: object = None, partition_rows: int = DEFAULT
         folder = staged.path / WINNERS_FOLDER
         folder.mkdir()
         (staged.path / REJECTS_FOLDER).mkdir()
+        for name in run.hand_table_files:
+            (staged.path / name).mkdir()
         results, address, workers = _on_cluster(distributed, run, partitions, staged.path, scheduler,
                                                 n_workers, started, task_delay, connect_timeout)
-        _clear_parts(folder)
+        for part_folder in (folder, *(staged.path / name for name in run.hand_table_files)):
+            _clear_parts(part_folder)
         return _finish(run, staged.path, partitions, results, started, address, workers)
 
 
@@ -451,7 +463,10 @@ def _submit_and_gather(distributed: Any, client: Any, run: Run, partitions: list
         client.submit(score_partition, scoring, run.sources[p.source], p, offsets[p.source],
                       run.batch_rows, str(staging / WINNERS_FOLDER / part_name(p.index, run.output_format)),
                       str(staging / REJECTS_FOLDER / part_name(p.index, "parquet")), task_delay,
-                      first_lines.get(p.index, 1), key=f"pokerpipe-score-{token}-{p.index}")
+                      first_lines.get(p.index, 1),
+                      {name: str(staging / name / part_name(p.index, run.output_format))
+                       for name in run.hand_table_files},
+                      key=f"pokerpipe-score-{token}-{p.index}")
         for p in partitions]
     results: dict[int, PartResult] = {}
     read = 0
@@ -488,4 +503,4 @@ def _finish(run: Run, staging: Path, partitions: list[Partition], results: dict[
     totals, inputs = summarize(run.game, run.sources, first_rows, per_source)
     cluster = {"scheduler": address, "workers": workers, "partitions": len(partitions)}
     return run.finish(staging, totals, inputs, started=started, engine="dask", results=f"{WINNERS_FOLDER}/",
-                      extra={"cluster": cluster})
+                      extra={"cluster": cluster}, tables={name: f"{name}/" for name in run.hand_table_files})

@@ -32,6 +32,7 @@ Every row read is either scored (in ``winners``) or rejected (in
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import os
@@ -55,6 +56,7 @@ from pipeline.formats.writers import FORMATS, TableWriter, write_json, write_tab
 from pipeline.games import registry
 from pipeline.games.base import Game, Scored
 from pipeline.games.tally import Tally
+from pipeline.hands import model
 from pipeline.runs.columns import conformed, kept_columns
 from pipeline.runs.threads import available_cores, run_ordered
 from pipeline.text import listed
@@ -169,6 +171,7 @@ class BatchOutcome:
     results: pa.Table
     rejects: pa.Table
     totals: Totals
+    hand_tables: dict[str, pa.Table] | None = None  # a hand history's (Batch.hand_tables)
 
 
 @dataclass(frozen=True)
@@ -231,7 +234,7 @@ class Scoring:
         table = self.game_template.add_column(0, "row", pa.array([], pa.int64()))
         table = table.append_column("expected", pa.array([], pa.string()))
         for name in histories.CARRIED if self.game == histories.GAME else ():
-            table = table.append_column(name, pa.array([], pa.string()))
+            table = table.append_column(name, pa.array([], histories.CARRIED_TYPES.get(name, pa.string())))
         for kept in self.kept:
             table = table.append_column(kept, pa.nulls(0, kept.type))
         return table
@@ -254,7 +257,8 @@ class Scoring:
         for name in self.carried:
             results = results.append_column(name, batch.table.column(name).filter(chosen))
         results = conformed(self.carry(results, batch.table, chosen), self.template)
-        return BatchOutcome(results, self.rejects(source, batch, scored, offset), totals)
+        return BatchOutcome(results, self.rejects(source, batch, scored, offset), totals,
+                            hand_tables=batch.hand_tables)
 
     def carry(self, results: pa.Table, table: pa.Table, chosen: pa.Array) -> pa.Table:
         """``results`` with the kept columns of the rows of ``table`` that ``chosen`` selects.
@@ -326,6 +330,19 @@ def reject_lines(rejects: pa.Table) -> list[tuple[str, str]]:
         where = f"row {row}" + (f" (line {line})" if line else "")
         lines.append((f"{source}: {where}: {reason}", reason))
     return lines
+
+
+def numbered(sources: Sequence[Source]) -> list[Source]:
+    """The sources with their places in the run (:attr:`Source.place`), a file at a time: the
+    members of a source of many one-hand files each take a place of their own, so that a hand's
+    key is the same whether its file is read with others or alone."""
+    found, place = [], 0
+    for source in sources:
+        members = tuple(dataclasses.replace(member, place=place + index)
+                        for index, member in enumerate(source.members))
+        found.append(dataclasses.replace(source, place=place, members=members))
+        place += max(len(members), 1)
+    return found
 
 
 def source_record(source: Source, first_row: int, totals: Totals) -> dict[str, Any]:
@@ -434,6 +451,8 @@ class BaseRun(ABC):
 
     #: The results table's file name, less the format: ``winners``, ``equity``.
     results_stem: ClassVar[str]
+    #: Whether the run writes the hand tables of its hand-history inputs (:attr:`hand_table_files`).
+    writes_hand_tables: bool = False
     scoring: Scoring
 
     def __init__(self, inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
@@ -449,7 +468,8 @@ class BaseRun(ABC):
             raise UsageError(f"threads must be at least 1, got {threads}")
         OutputSet(outdir).check()  # before any input is read: a folder in the way says so at once
         found = readers.find_sources(inputs, on_notice=on_notice)
-        self.sources, self.skipped = found.sources, found.skipped
+        self.sources = numbered(found.sources)
+        self.skipped = found.skipped
         self.outdir = Path(outdir)
         self.output_format = output_format
         self.batch_rows = batch_rows
@@ -466,6 +486,13 @@ class BaseRun(ABC):
     def columns(self) -> tuple[str, ...]:
         """The columns read from each input."""
         return self.scoring.columns
+
+    @property
+    def hand_table_files(self) -> dict[str, str]:
+        """The hand tables this run writes (:data:`pipeline.hands.model.TABLES`) by name -> file name."""
+        if not self.writes_hand_tables:
+            return {}
+        return {name: f"{name}.{self.output_format}" for name in model.TABLES}
 
     @property
     def results_name(self) -> str:
@@ -504,12 +531,14 @@ class BaseRun(ABC):
             self.on_progress(read, read / elapsed if elapsed else 0.0)
 
     def finish(self, folder: Path, totals: Totals, inputs: list[dict[str, Any]], *, started: float,
-               engine: str, results: str, extra: Summary | None = None) -> Summary:
+               engine: str, results: str, extra: Summary | None = None,
+               tables: dict[str, str] | None = None) -> Summary:
         """Write this run's own outputs and summary.json into ``folder`` (the staging folder of
         the run's output set) from a run's totals; return the summary.
 
-        ``results`` names the results table (a file, or a folder of parts);
-        ``engine`` and ``extra`` say where the run ran.
+        ``results`` names the results table (a file, or a folder of parts), ``tables`` the
+        hand tables (default: :attr:`hand_table_files`); ``engine`` and ``extra`` say where
+        the run ran.
         """
         elapsed = time.perf_counter() - started
         own = self.summary_parts(folder, totals, inputs, engine=engine, extra=extra or {})
@@ -522,7 +551,8 @@ class BaseRun(ABC):
             **own.rows,
             "rows_rejected": totals.rejected,
             **own.fields,
-            "outputs": {self.results_stem: results, "rejects": REJECTS_FILE, **own.outputs},
+            "outputs": {self.results_stem: results, "rejects": REJECTS_FILE,
+                        **(self.hand_table_files if tables is None else tables), **own.outputs},
             **own.tail,
             "elapsed_seconds": round(elapsed, 3),
             "rows_per_second": round(totals.read / elapsed) if elapsed else None,
@@ -558,6 +588,7 @@ class Run(BaseRun):
         super().__init__(inputs, outdir, output_format=output_format, batch_rows=batch_rows, threads=threads,
                          on_progress=on_progress, on_reject=on_reject, on_notice=on_notice)
         self.histories = any(source.format in histories.FORMATS for source in self.sources)
+        self.writes_hand_tables = self.histories
         scoring = scoring_for({str(source.path): source.columns for source in self.sources},
                               game=game, best_five=best_five,
                               carried=histories.CARRIED if self.histories else ())
@@ -628,13 +659,18 @@ class LocalEngine:
                              quote_strings=run.scoring.quote_winners,
                              row_group_rows=run.batch_rows) as results, \
                     TableWriter(staged.path / REJECTS_FILE, schema=REJECT_SCHEMA,
-                                quote_strings=True) as rejects:
+                                quote_strings=True) as rejects, contextlib.ExitStack() as stack:
+                tables = {name: stack.enter_context(TableWriter(
+                    staged.path / file, schema=model.TABLES[name], quote_strings=True, whole_writes=True))
+                    for name, file in run.hand_table_files.items()}
                 read_so_far = 0
 
                 def write(index: int, outcome: BatchOutcome) -> None:
                     nonlocal read_so_far
                     results.write(outcome.results)
                     rejects.write(outcome.rejects)
+                    for name, rows in (outcome.hand_tables or {}).items():
+                        tables[name].write(rows)
                     run.report_rejects(outcome.rejects)
                     per_source[index] += outcome.totals
                     read_so_far += outcome.totals.read

@@ -85,30 +85,7 @@ from pipeline.formats.phh.checks import (
     check_folded,
     hole_cards,
 )
-from pipeline.formats.phh.chips import (
-    DISAGREE,
-    MAX_RAKE,
-    MUCK_PAID,
-    NOBODY_PAID,
-    NOT_CONSERVED,
-    ZERO_WINNINGS,
-    Replay,
-    call_levels,
-    cards_known,
-    contributions,
-    heads_up_order,
-    inconsistent_records,
-    live_players,
-    mucked_players,
-    posted_forced_bets,
-    received_chips,
-    recorded_winners,
-    replay,
-    return_uncalled,
-    side_pots,
-    streets,
-    to_batch,
-)
+from pipeline.formats.phh.chips import Replay, replay, to_batch
 from pipeline.formats.phh.files import (
     CHUNK_BYTES,
     FIRST_PART_BYTES,
@@ -123,18 +100,16 @@ from pipeline.formats.phh.files import (
     holds_one_hand,
     is_phh,
 )
+from pipeline.formats.phh.record import record_of, streets
 from pipeline.formats.phh.toml import VARIANTS, Hands, parse_group, slow_hand
 from pipeline.formats.sources import Batch, PendingBatch, Source
 
 __all__ = [
-    "CBR", "CC", "CHUNK_BYTES", "DB", "DH", "DISAGREE", "FIRST_PART_BYTES", "FOLD", "GROUP_HANDS",
-    "LONGEST_OPEN_STRING", "MAX_RAKE", "MUCK_PAID", "NOBODY_PAID", "NOT_CONSERVED", "OTHER", "PARTS_WAITING",
-    "SM", "SUFFIXES", "VARIANTS", "ZERO_WINNINGS", "Actions", "Fields", "Hands", "Rejections", "Replay",
-    "board_cards", "call_levels", "card_codes", "cards_known", "check_actions", "check_dealt_twice",
-    "check_fields", "check_folded", "contributions", "heads_up_order", "hole_cards", "holds_one_hand",
-    "inconsistent_records", "is_phh", "live_players", "mucked_players", "posted_forced_bets",
-    "read_batches", "read_hands", "read_pending", "received_chips", "recorded_winners", "replay",
-    "return_uncalled", "side_pots", "split_actions", "streets", "to_batch",
+    "CBR", "CC", "CHUNK_BYTES", "DB", "DH", "FIRST_PART_BYTES", "FOLD", "GROUP_HANDS",
+    "LONGEST_OPEN_STRING", "OTHER", "PARTS_WAITING", "SM", "SUFFIXES", "VARIANTS", "Actions", "Fields",
+    "Hands", "Rejections", "Replay", "board_cards", "card_codes", "check_actions", "check_dealt_twice",
+    "check_fields", "check_folded", "hole_cards", "holds_one_hand", "is_phh", "read_batches", "read_hands",
+    "read_pending", "record_of", "replay", "split_actions", "streets", "to_batch",
 ]
 
 #: The private names the tests read, under the names they had before the package was split.
@@ -153,7 +128,7 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
     Raises InputError naming the file when it cannot be read as text.
     """
     for group in hand_texts(source, batch_rows=batch_rows):
-        yield _group_batch(group, source.name)
+        yield _group_batch(group, source.name, source.place)
 
 
 def read_pending(source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
@@ -164,17 +139,19 @@ def read_pending(source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
     loaded, so that several cores share one file.
     """
     for group in hand_texts(source, batch_rows=batch_rows):
-        yield PendingBatch(partial(_group_batch, group, source.name), last_row=group.last_ordinal)
+        yield PendingBatch(partial(_group_batch, group, source.name, source.place),
+                           last_row=group.last_ordinal)
 
 
-def _group_batch(group: Group, name: str) -> Batch:
+def _group_batch(group: Group, name: str, place: int) -> Batch:
     hands = parse_group(group)
     if group.members:  # each hand is a file of its own: its rows name it
         members = {group.first_ordinal + index: member for index, member in enumerate(group.members)}
-        batch = to_batch(hands, replay(hands), {ordinal: member.name for ordinal, member in members.items()})
+        batch = to_batch(hands, replay(hands), {ordinal: member.name for ordinal, member in members.items()},
+                         place={ordinal: member.place for ordinal, member in members.items()})
         batch.member_of_row = members
     else:
-        batch = to_batch(hands, replay(hands), name)
+        batch = to_batch(hands, replay(hands), name, place=place)
     batch.last_row = group.last_ordinal  # every hand of the group is a row of ``hands``
     return batch
 

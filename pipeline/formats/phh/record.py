@@ -1,0 +1,215 @@
+"""PHH hands as the shared Record: a group's fields and actions, checked, as every format hands them over.
+
+Layer: formats and I/O (:mod:`pipeline.formats`); imports
+:mod:`~pipeline.formats.phh.toml`, :mod:`~pipeline.formats.phh.actions`,
+:mod:`~pipeline.formats.phh.checks`, :mod:`pipeline.hands` and the foundation
+modules.
+
+This module owns what PHH's fields say in the terms of
+:class:`~pipeline.hands.record.Record` (:func:`record_of`):
+
+- the slots are the players in the file's order (``p1`` is slot 0), and
+  the button is the last of them;
+- ``antes`` and ``blinds_or_straddles`` are posted before the first
+  action, antes first, then the blinds in the order they are listed: the
+  first a small blind, the second a big blind, the others straddles; a
+  heads-up hand swaps the first two antes and blinds (its button, the
+  second player, posts the small blind, as pokerkit reads it); a negative entry is a post
+  of its size, live money, as pokerkit posts it;
+- ``cbr`` is a bet or raise to its amount, ``cc`` a check or call (the
+  replay names each from the chips), ``f`` a fold, ``sm`` with cards (or
+  ``-``) a show and without a muck; the street of an action is the number
+  of board deals before it; ``d dh`` and ``d db`` deal cards, not actions;
+- ``finishing_stacks`` and ``winnings`` are the record's result.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from numpy.typing import NDArray
+
+from pipeline.formats.phh.actions import CBR, CC, DB, FOLD, SM, Actions, split_actions
+from pipeline.formats.phh.checks import (
+    Fields,
+    Rejections,
+    board_cards,
+    card_codes,
+    check_actions,
+    check_dealt_twice,
+    check_fields,
+    check_folded,
+    hole_cards,
+)
+from pipeline.formats.phh.toml import Hands, padded
+from pipeline.hands.model import Action, Betting
+from pipeline.hands.record import CODE, SLOTS, Record
+
+#: The betting of each hold'em variant code.
+BETTING = {"NT": Betting.NO_LIMIT, "FT": Betting.FIXED_LIMIT}
+_LAST_STREET = 3  # the river: a hand that deals more is rejected for its board
+_POST_ORDER = SLOTS  # posts come first: antes by slot, then the blinds as listed, then the actions
+
+
+def streets(verb: NDArray[np.int8], hand: NDArray[np.int64]) -> NDArray[np.int8]:
+    """The street of every action: the board deals before it in its hand, at most the river.
+
+    Parameters
+    ----------
+    verb : ndarray of shape (n,), dtype int8
+        Verb codes of the actions of a group, hand after hand.
+    hand : ndarray of shape (n,), dtype int64
+        The hand of each action (non-decreasing).
+
+    Examples
+    --------
+    >>> from pipeline.formats.phh.actions import DH
+    >>> streets(np.array([DH, CBR, DB, CC, DB, CC, DH]), np.array([0, 0, 0, 0, 0, 0, 1])).tolist()
+    [0, 0, 0, 1, 1, 2, 0]
+    """
+    is_db = (verb == DB).astype(np.int64)
+    before = np.cumsum(is_db) - is_db
+    if not len(before):
+        empty: NDArray[np.int8] = before.astype(np.int8)
+        return empty
+    first = np.searchsorted(hand, hand)  # the first action of each action's hand
+    street: NDArray[np.int8] = np.minimum(before - before[first], _LAST_STREET).astype(np.int8)
+    return street
+
+
+def forced_bets(fields: Fields, listed_blind: NDArray[np.float64]
+                ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int8], NDArray[np.float64],
+                           NDArray[np.int64]]:
+    """The antes and blinds of every hand as posts, with the order they are posted in.
+
+    Parameters
+    ----------
+    fields : Fields
+        From :func:`~pipeline.formats.phh.checks.check_fields` (posts as blinds of their size).
+    listed_blind : ndarray of shape (hands, SLOTS), dtype float64
+        ``blinds_or_straddles`` as listed, a post negative.
+
+    Returns
+    -------
+    hand, slot, code, to, order : ndarray of shape (posts,)
+        The hand and slot of each post, its action code and size, and its
+        place among the hand's posts.
+    """
+    players, seated = fields.players, fields.seated
+    hands = len(players)
+    kind = np.full((hands, SLOTS), CODE[Action.POST_STRADDLE], dtype=np.int8)
+    kind[:, 0], kind[:, 1] = CODE[Action.POST_SMALL_BLIND], CODE[Action.POST_BIG_BLIND]
+    kind[listed_blind < 0] = CODE[Action.POST]
+    place = np.broadcast_to(np.arange(SLOTS), (hands, SLOTS)).copy()  # where the blind is listed
+    ante, blind = fields.ante.copy(), fields.blind.copy()
+    two = np.flatnonzero(players == 2)
+    for values in (kind, place, ante, blind):
+        values[two, 0], values[two, 1] = values[two, 1], values[two, 0].copy()
+    ante_rows, ante_slots = np.nonzero((ante > 0) & seated)
+    blind_rows, blind_slots = np.nonzero((blind > 0) & seated)
+    hand = np.concatenate([ante_rows, blind_rows]).astype(np.int64)
+    slot = np.concatenate([ante_slots, blind_slots]).astype(np.int64)
+    code = np.concatenate([np.full(len(ante_rows), CODE[Action.POST_ANTE], np.int8),
+                           kind[blind_rows, blind_slots]]).astype(np.int8)
+    to = np.concatenate([ante[ante_rows, ante_slots], blind[blind_rows, blind_slots]])
+    order = np.concatenate([ante_slots, SLOTS + place[blind_rows, blind_slots]]).astype(np.int64)
+    return hand, slot, code, to, order
+
+
+def record_of(hands: Hands) -> Record:
+    """Check a group of hands and hand it over as a Record (the rules in the module's docstring).
+
+    The order of the checks is the order of the reasons: a hand keeps the
+    first one (those of the parser, then the fields, the actions, the cards).
+    """
+    count = len(hands.ordinal)
+    rejections = Rejections.of(hands)
+    fields = check_fields(hands, rejections)
+    actions = split_actions(hands.actions, hands.action_counts)
+    check_actions(actions, fields.players, rejections)
+    check_folded(actions, fields.players, rejections)
+    code, owner = card_codes(actions, rejections)
+    board, _ = board_cards(code, owner, actions, count, rejections)
+    holes = hole_cards(code, owner, actions, count, rejections)
+    check_dealt_twice(board, holes, rejections)
+    hand, slot, kind, to, street, text = _actions(actions, fields, hands)
+    players = np.clip(fields.players, 0, SLOTS)
+    seated = fields.seated
+    finishing, winnings = hands.numbers["finishing_stacks"], hands.numbers["winnings"]
+    record = Record(
+        number=hands.ordinal, line=hands.line, problem=rejections.problem, excerpt=rejections.excerpt,
+        apart=np.full(count, None, dtype=object), hand=_hand_columns(hands, fields),
+        button=np.where(players >= 2, players - 1, -1).astype(np.int8),
+        seat=np.where(seated, np.arange(1, SLOTS + 1, dtype=np.int8), 0).astype(np.int8),
+        player=_names(hands.players, seated), stack=fields.stack, holes=holes, board=board,
+        action_hand=hand, slot=slot, action=kind, street=street, to=to, written=np.full(len(hand), np.nan),
+        all_in=np.zeros(len(hand), dtype=bool), received=_given(winnings),
+        cashed_out=np.zeros((count, SLOTS)), returned=np.full((count, SLOTS), np.nan),
+        pot=np.full(count, np.nan), rake=np.full(count, np.nan),
+        finishing=_given(finishing), text=text)
+    # The parser gives the hands it read fast first: the Record is in the file's order.
+    order = np.argsort(hands.ordinal, kind="stable")
+    return record if (order == np.arange(count)).all() else record.take(order)
+
+
+def _given(lists: tuple[np.ndarray, np.ndarray]) -> NDArray[np.float64]:
+    """A per-seat number field of every hand, NaN in a hand that does not give it."""
+    values, lengths = lists
+    found: NDArray[np.float64] = np.where((lengths >= 0)[:, None], padded(values, lengths), np.nan)
+    return found
+
+
+def _actions(actions: Actions, fields: Fields, hands: Hands
+             ) -> tuple[NDArray[np.int64], NDArray[np.int8], NDArray[np.int8], NDArray[np.float64],
+                        NDArray[np.int8], pa.Array]:
+    """The action rows of a group, posts first in each hand: hand, slot, code, to, street, text."""
+    verb = actions.verb
+    mine = np.flatnonzero(actions.by_player(fields.players) & np.isin(verb, [CBR, CC, FOLD, SM]))
+    played = verb[mine]
+    code = np.select([played == CBR, played == CC, played == FOLD, actions.arg_length[mine] > 0],
+                     [CODE[Action.BET], CODE[Action.CALL], CODE[Action.FOLD], CODE[Action.SHOW]],
+                     CODE[Action.MUCK]).astype(np.int8)
+    street = streets(verb, actions.hand)[mine]
+    listed = padded(*hands.numbers["blinds_or_straddles"])
+    post_hand, post_slot, post_code, post_to, post_order = forced_bets(fields, listed)
+    hand = np.concatenate([post_hand, actions.hand[mine]])
+    order = np.lexsort((np.concatenate([post_order, 2 * _POST_ORDER + np.arange(len(mine))]), hand))
+    slot = np.concatenate([post_slot, actions.seat[mine]]).astype(np.int8)
+    kinds = np.concatenate([post_code, code]).astype(np.int8)
+    to = np.concatenate([post_to, np.where(played == CBR, actions.amount[mine], np.nan)])
+    streets_of = np.concatenate([np.zeros(len(post_hand), np.int8), street]).astype(np.int8)
+    texts = pa.concat_arrays([pa.nulls(len(post_hand), pa.string()),
+                              actions.texts.take(pa.array(mine, pa.int64())).cast(pa.string())])
+    return (hand[order], slot[order], kinds[order], to[order], streets_of[order],
+            texts.take(pa.array(order, pa.int64())))
+
+
+def _hand_columns(hands: Hands, fields: Fields) -> dict[str, pa.Array]:
+    """The hands-table columns a PHH hand writes."""
+    variant = pa.array(fields.variant.tolist(), pa.string())
+    holdem_variant = pc.is_in(variant, value_set=pa.array(list(BETTING)))
+    betting = pc.replace_substring_regex(variant, "^NT$", str(Betting.NO_LIMIT))
+    betting = pc.replace_substring_regex(betting, "^FT$", str(Betting.FIXED_LIMIT))
+    return {
+        "hand_id": pa.array(hands.key, pa.string()),
+        "site": pa.array(hands.venue, pa.string()),
+        "variant": pc.if_else(pc.equal(variant, ""), pa.scalar(None, pa.string()), variant),
+        "game": pc.if_else(holdem_variant, pa.scalar("holdem"), pa.scalar(None, pa.string())),
+        "betting": pc.if_else(holdem_variant, betting, pa.scalar(None, pa.string())),
+    }
+
+
+def _names(joined: list[str | None], seated: NDArray[np.bool_]) -> pa.Array:
+    """(hands * SLOTS,) the name of each slot's player (``players``), null where none is seated or named."""
+    names = pc.split_pattern(pa.array(joined, pa.string()), ", ")
+    lengths = pc.list_value_length(names).fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if len(lengths) else np.zeros(0, np.int64)
+    slots = np.arange(SLOTS)
+    named = seated & (slots < lengths[:, None])
+    where = np.where(named, starts[:, None] + slots, 0).reshape(-1)
+    flat = pc.list_flatten(names)
+    if not len(flat):
+        return pa.nulls(len(where), pa.string())
+    return pc.if_else(pa.array(named.reshape(-1)), flat.take(pa.array(where, pa.int64())),
+                      pa.scalar(None, pa.string()))
