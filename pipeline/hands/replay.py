@@ -41,6 +41,13 @@ LIVE_POSTS = np.array([CODE[a] for a in (Action.POST_SMALL_BLIND, Action.POST_BI
 SETTING = np.array([CODE[Action.BET], CODE[Action.RAISE]], dtype=np.int8)
 MATCHING = np.array([CODE[Action.CHECK], CODE[Action.CALL]], dtype=np.int8)
 STREETS = 4
+# What each action code does with chips, looked up for all actions at once (one gather, where
+# an isin per kind is a pass over the actions each).
+OTHER_KIND, DEAD_KIND, POST_KIND, SETTING_KIND, MATCHING_KIND = range(5)
+_KIND = np.zeros(256, dtype=np.int8)
+for _codes, _kind in ((DEAD, DEAD_KIND), (LIVE_POSTS, POST_KIND), (SETTING, SETTING_KIND),
+                      (MATCHING, MATCHING_KIND)):
+    _KIND[_codes] = _kind
 
 
 def tolerance(stack: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -141,6 +148,7 @@ def replay(record: Record) -> Chips:
     """
     hands, n = record.hands, len(record.action_hand)
     code = record.action.astype(np.int8)
+    kind = _KIND[code.view(np.uint8)]
     hand = record.action_hand.astype(np.int64)
     flat = hand * SLOTS + record.slot.astype(np.int64)
     street = np.clip(record.street.astype(np.int64), 0, STREETS - 1)
@@ -152,7 +160,7 @@ def replay(record: Record) -> Chips:
     left = np.zeros(n)
 
     # Dead money first, each capped by what the player has left of it.
-    dead_rows = np.flatnonzero(np.isin(code, DEAD))
+    dead_rows = np.flatnonzero(kind == DEAD_KIND)
     by_slot = dead_rows[np.argsort(flat[dead_rows], kind="stable")]
     asked = np.nan_to_num(record.to[by_slot])
     before = segment_cumsum(asked, flat[by_slot], inclusive=False)
@@ -162,14 +170,14 @@ def replay(record: Record) -> Chips:
     dead = spent.copy()
 
     # Live money a street at a time: what the earlier streets left caps it.
-    live_rows = np.flatnonzero(np.isin(code, LIVE_POSTS) | np.isin(code, SETTING) | np.isin(code, MATCHING))
+    live_rows = np.flatnonzero(kind >= POST_KIND)
     for s in range(STREETS):
         rows = live_rows[street[live_rows] == s]
         if not len(rows):
             continue
         cap = stack[flat[rows]] - spent[flat[rows]]
         left[rows] = cap
-        posts, sets = np.isin(code[rows], LIVE_POSTS), np.isin(code[rows], SETTING)
+        posts, sets = kind[rows] == POST_KIND, kind[rows] == SETTING_KIND
         wanted = np.where(sets, record.to[rows], 0.0)
         post_rows = np.flatnonzero(posts)
         by_slot = post_rows[np.argsort(flat[rows[post_rows]], kind="stable")]
@@ -210,18 +218,16 @@ def replay(record: Record) -> Chips:
     contributed = spent.reshape(hands, SLOTS) - returned
 
     # Per action: the pot before it, and whether it put the player's last chip in.
-    by_hand = np.argsort(hand, kind="stable")
-    pot_before = np.empty(n)
-    pot_before[by_hand] = segment_cumsum(amount[by_hand], hand[by_hand], inclusive=False)
+    pot_before = segment_cumsum(amount, hand, inclusive=False)  # the actions come hand by hand
     order = np.argsort(flat, kind="stable")
     put_in = np.empty(n)
     put_in[order] = segment_cumsum(amount[order], flat[order])
     all_in = (amount > 0) & (put_in >= stack[flat] - near[hand]) & np.isfinite(stack[flat])
 
     named = code.copy()
-    raising = np.isin(code, SETTING)
+    raising = kind == SETTING_KIND
     named[raising] = np.where(level[raising] > 0, CODE[Action.RAISE], CODE[Action.BET])
-    matching = np.isin(code, MATCHING)
+    matching = kind == MATCHING_KIND
     named[matching] = np.where(amount[matching] > near[hand[matching]], CODE[Action.CALL], CODE[Action.CHECK])
 
     folded_street = _first_street(flat, street, code == CODE[Action.FOLD], hands)

@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline.arrays import across
+from pipeline.arrays import across, segment_starts
 from pipeline.hands import model
 from pipeline.hands.model import Action, Outcome
 from pipeline.hands.positions import positions
@@ -258,8 +258,7 @@ def _actions(record: Record, chips: Chips, ending: Ending, keys: NDArray[np.int6
     """The ``actions`` rows of the hands kept, in order, each numbered from 0 in its hand."""
     rows = np.flatnonzero(ending.kept[record.action_hand])
     hand = record.action_hand[rows]
-    first = np.searchsorted(record.action_hand, record.action_hand)
-    index = (np.arange(len(record.action_hand)) - first)[rows]
+    index = (np.arange(len(record.action_hand)) - segment_starts(record.action_hand))[rows]
     slot = record.slot[rows].astype(np.int64)
     # A total is what a bet or a raise says; the other actions' are read from the amounts.
     raising = np.isin(chips.action[rows], [CODE[Action.BET], CODE[Action.RAISE]])

@@ -30,6 +30,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from pipeline.arrays import segment_starts
 from pipeline.formats.phh.actions import CBR, CC, DB, FOLD, SM, Actions, split_actions
 from pipeline.formats.phh.checks import (
     Fields,
@@ -49,7 +50,6 @@ from pipeline.hands.record import CODE, SLOTS, Record
 #: The betting of each hold'em variant code.
 BETTING = {"NT": Betting.NO_LIMIT, "FT": Betting.FIXED_LIMIT}
 _LAST_STREET = 3  # the river: a hand that deals more is rejected for its board
-_POST_ORDER = SLOTS  # posts come first: antes by slot, then the blinds as listed, then the actions
 
 
 def streets(verb: NDArray[np.int8], hand: NDArray[np.int64]) -> NDArray[np.int8]:
@@ -73,7 +73,7 @@ def streets(verb: NDArray[np.int8], hand: NDArray[np.int64]) -> NDArray[np.int8]
     if not len(before):
         empty: NDArray[np.int8] = before.astype(np.int8)
         return empty
-    first = np.searchsorted(hand, hand)  # the first action of each action's hand
+    first = segment_starts(hand)  # the first action of each action's hand
     street: NDArray[np.int8] = np.minimum(before - before[first], _LAST_STREET).astype(np.int8)
     return street
 
@@ -174,7 +174,11 @@ def _actions(actions: Actions, fields: Fields, hands: Hands
     listed = padded(*hands.numbers["blinds_or_straddles"])
     post_hand, post_slot, post_code, post_to, post_order = forced_bets(fields, listed)
     hand = np.concatenate([post_hand, actions.hand[mine]])
-    order = np.lexsort((np.concatenate([post_order, 2 * _POST_ORDER + np.arange(len(mine))]), hand))
+    # Each hand's posts in their order, then its actions as written: the posts sorted among
+    # themselves (few), then a stable sort by hand puts each hand's posts before its actions.
+    posts = np.lexsort((post_order, post_hand))
+    order = np.concatenate([posts, len(post_hand) + np.arange(len(mine))])
+    order = order[np.argsort(hand[order], kind="stable")]
     slot = np.concatenate([post_slot, actions.seat[mine]]).astype(np.int8)
     kinds = np.concatenate([post_code, code]).astype(np.int8)
     to = np.concatenate([post_to, np.where(played == CBR, actions.amount[mine], np.nan)])
