@@ -1001,10 +1001,13 @@ def _csv_batch(source: Source, tables: list[pa.Table], columns: tuple[str, ...],
         table = table.filter(pa.array(keep))
         lines = lines[keep]
     blank_lines = int(blank.sum())
-    for line, text, found in skipped:
+    raw = CsvLines(pieces)
+    for line, _, found in skipped:
         if line in bad_lines:
             unreadable.append((line - 1, line, *bad_lines[line]))
             continue
+        # The line exactly as read: pyarrow's copy loses a byte-order mark that opens its piece.
+        text = raw.text(line)
         if text.strip() == "":
             blank_lines += 1
             continue
@@ -1012,7 +1015,7 @@ def _csv_batch(source: Source, tables: list[pa.Table], columns: tuple[str, ...],
                   f"({','.join(source.columns)})")
         unreadable.append((line - 1, line, text, reason))
     unreadable.sort()
-    return Batch(table, lines - 1, lines, unreadable, blank_lines, CsvLines(pieces))
+    return Batch(table, lines - 1, lines, unreadable, blank_lines, raw)
 
 
 def _contest_batches(source: Source, batch_rows: int) -> Iterator[Batch]:
