@@ -372,6 +372,14 @@ def record_problem(document: dict[str, Any], replayed: dict[str, Any]) -> str | 
     return None
 
 
+def in_seats(players: str, document: dict[str, Any]) -> str:
+    """Players named by their place in the file (``"1 3"``) as the table seats of the ``seats`` field,
+    where the hand gives one: the seats a winners row numbers."""
+    if not players or "seats" not in document:
+        return players
+    return " ".join(str(s) for s in sorted(document["seats"][int(p) - 1] for p in players.split()))
+
+
 def handhq_by_rules() -> dict[str, tuple[str, str, str | None]]:
     """Every HandHQ showdown with its cards known: (winners, expected, venue's count) by table key."""
     outcomes = {}
@@ -383,7 +391,7 @@ def handhq_by_rules() -> dict[str, tuple[str, str, str | None]]:
         cards = [replayed["cards"][p] for p in replayed["live"]]
         if len(replayed["board"]) != 5 or "?" in "".join(replayed["board"] + cards):
             continue
-        winners = showdown_winners(replayed)
+        winners = in_seats(showdown_winners(replayed), document)
         recorded = "finishing_stacks" in document or "winnings" in document
         stacks_known = all(math.isfinite(s) for s in document["starting_stacks"])
         if not recorded:
@@ -395,7 +403,8 @@ def handhq_by_rules() -> dict[str, tuple[str, str, str | None]]:
         else:
             named = recorded_winners(document if stacks_known else {
                 k: v for k, v in document.items() if k != "finishing_stacks"}, replayed)
-            outcomes[key] = (winners, named or "", "checked" if named else "not_checked_side_pots")
+            kind = "checked" if named else "not_checked_side_pots"
+            outcomes[key] = (winners, in_seats(named or "", document), kind)
     return outcomes
 
 

@@ -227,10 +227,14 @@ def batch_of(settled: Settled, *, keys: NDArray[np.int64], files: str | Sequence
     carried = carried or {}
     source = pa.array([files] * record.hands if isinstance(files, str) else list(files), pa.string())
     rows, columns = deal_rows(record, chips, ending, checked_record, keys)
-    hand_id = pc.cast(record.hand.get("hand_id", pa.nulls(record.hands, pa.string())), pa.string())
+    # The hand as the winners and the reject lines name it: the format's name for it, else its id.
+    hand_id = pc.cast(carried.get("hand", record.hand.get("hand_id", pa.nulls(record.hands, pa.string()))),
+                      pa.string())
     columns["file"] = source.take(pa.array(rows, pa.int64()))
     columns["hand"] = hand_id.take(pa.array(rows, pa.int64()))
     for name in CARRIED:
+        if name in columns:
+            continue
         if name in carried:
             columns[name] = pc.cast(carried[name], pa.string()).take(pa.array(rows, pa.int64()))
         elif name in record.hand and name not in columns:
@@ -244,7 +248,8 @@ def batch_of(settled: Settled, *, keys: NDArray[np.int64], files: str | Sequence
                            where + str(ending.reason[row])))
     batch = Batch(table, record.number[rows], record.line[rows], unreadable,
                   counts=ending_counts(record, chips, ending, checked_record, venues=venues),
-                  hand_tables=tables(record, chips, ending, keys=keys, source=source))
+                  hand_tables=tables(record, chips, ending, keys=keys, source=source,
+                                     inconsistent=checked_record.reason != None))  # noqa: E711
     batch.last_row = int(record.number[-1]) if record.hands else 0
     return batch
 

@@ -158,7 +158,7 @@ def _blind_slots(record: Record) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
 
 
 def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int64],
-           source: pa.Array) -> dict[str, pa.Table]:
+           source: pa.Array, inconsistent: NDArray[np.bool_] | None = None) -> dict[str, pa.Table]:
     """The ``hands``, ``seats`` and ``actions`` tables of a group of hands.
 
     Parameters
@@ -173,6 +173,9 @@ def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int
         The ``hand_key`` of each hand (:func:`~pipeline.hands.model.hand_key`).
     source : pyarrow.Array of hands strings
         The file of each hand, as the user named it.
+    inconsistent : ndarray of shape (hands,), dtype bool, optional
+        The hands whose record is no result (the audit's): a rake left over
+        from what it pays is no rake.
 
     Returns
     -------
@@ -196,7 +199,8 @@ def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int
                                pc.fill_null(written["button_seat"], 0).to_numpy(zero_copy_only=False))
     recorded_rake = np.where(np.isnan(record.rake), chips.pot - np.nansum(np.where(
         record.dealt, got, 0.0), axis=1), record.rake)
-    rake_known = ~np.isnan(record.rake) | np.isfinite(got).any(axis=1)
+    rake_known = ~np.isnan(record.rake) | (np.isfinite(got).any(axis=1)
+                                           & (True if inconsistent is None else ~inconsistent))
     hand_columns = {
         "hand_key": pa.array(keys, pa.int64()),
         **{n: given[n] for n in ("hand_id", "table_key", "source", "site", "table", "time", "time_zone")},

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 from numpy.typing import NDArray
 
 from pipeline.formats.histories import batch_of, ending_counts
@@ -134,4 +135,7 @@ def to_batch(hands: Hands, replayed: Replay, path: str | Mapping[int, str], *,
         keys = hand_key(place, record.number)
     else:
         keys = hand_key(np.array([place[int(ordinal)] for ordinal in record.number], dtype=np.int64), 1)
-    return batch_of(replayed.settled, keys=keys, files=files, name_hands=True, venues=True)
+    # A .phhs hand is named by its table key, a .phh hand by its ``hand`` field (the key of the Hands).
+    named = pa.array([hands.key[row] for row in np.argsort(hands.ordinal, kind="stable")], pa.string())
+    return batch_of(replayed.settled, keys=keys, files=files, carried={"hand": named}, name_hands=True,
+                    venues=True)

@@ -30,7 +30,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline.arrays import segment_starts
+from pipeline.arrays import as_mask, segment_starts
 from pipeline.formats.phh.actions import CBR, CC, DB, FOLD, SM, Actions, split_actions
 from pipeline.formats.phh.checks import (
     Fields,
@@ -46,6 +46,7 @@ from pipeline.formats.phh.checks import (
 from pipeline.formats.phh.toml import Hands, padded
 from pipeline.hands.model import Action, Betting
 from pipeline.hands.record import CODE, SLOTS, Record
+from pipeline.hands.times import utc
 
 #: The betting of each hold'em variant code.
 BETTING = {"NT": Betting.NO_LIMIT, "FT": Betting.FIXED_LIMIT}
@@ -141,7 +142,7 @@ def record_of(hands: Hands) -> Record:
         number=hands.ordinal, line=hands.line, problem=rejections.problem, excerpt=rejections.excerpt,
         apart=np.full(count, None, dtype=object), hand=_hand_columns(hands, fields),
         button=np.where(players >= 2, players - 1, -1).astype(np.int8),
-        seat=np.where(seated, np.arange(1, SLOTS + 1, dtype=np.int8), 0).astype(np.int8),
+        seat=_seat_numbers(hands, seated, rejections),
         player=_names(hands.players, seated), stack=fields.stack, holes=holes, board=board,
         action_hand=hand, slot=slot, action=kind, street=street, to=to, written=np.full(len(hand), np.nan),
         all_in=np.zeros(len(hand), dtype=bool), received=_given(winnings),
@@ -190,23 +191,71 @@ def _actions(actions: Actions, fields: Fields, hands: Hands
 
 
 def _hand_columns(hands: Hands, fields: Fields) -> dict[str, pa.Array]:
-    """The hands-table columns a PHH hand writes."""
+    """The hands-table columns a PHH hand writes: its ids, table, time, stakes and game."""
     variant = pa.array(fields.variant.tolist(), pa.string())
     holdem_variant = pc.is_in(variant, value_set=pa.array(list(BETTING)))
     betting = pc.replace_substring_regex(variant, "^NT$", str(Betting.NO_LIMIT))
     betting = pc.replace_substring_regex(betting, "^FT$", str(Betting.FIXED_LIMIT))
+    text = {name: pa.array(values, pa.string()) for name, values in hands.fields.items()}
+    zone = pc.coalesce(text["time_zone"], text["time_zone_abbreviation"])
+    symbol = pc.replace_substring_regex(pc.replace_substring_regex(
+        pc.replace_substring_regex(text["currency_symbol"], r"^\$$", "USD"), "^€$", "EUR"), "^£$", "GBP")
+    symbol = pc.if_else(pc.is_in(symbol, value_set=pa.array(["USD", "EUR", "GBP"])), symbol,
+                        pa.scalar(None, pa.string()))
     return {
-        "hand_id": pa.array(hands.key, pa.string()),
+        "hand_id": text["hand"],
+        "table_key": pa.array(hands.table_key, pa.string()),
         "site": pa.array(hands.venue, pa.string()),
+        "table": text["table"],
+        "time": utc(_local_times(text), zone),
+        "time_zone": zone,
         "variant": pc.if_else(pc.equal(variant, ""), pa.scalar(None, pa.string()), variant),
         "game": pc.if_else(holdem_variant, pa.scalar("holdem"), pa.scalar(None, pa.string())),
         "betting": pc.if_else(holdem_variant, betting, pa.scalar(None, pa.string())),
+        "currency": pc.coalesce(text["currency"], symbol),
+        "max_seats": _integers(text["seat_count"], pa.int8()),
     }
 
 
-def _names(joined: list[str | None], seated: NDArray[np.bool_]) -> pa.Array:
+def _integers(values: pa.Array, kind: pa.DataType) -> pa.Array:
+    """Whole numbers as written (``6``), null where a value is none or not one that fits ``kind``."""
+    fits = as_mask(pc.match_substring_regex(values, "^[0-9]{1,4}$"))
+    number = pc.cast(pc.if_else(pa.array(fits), values, pa.scalar("0")), pa.int64())
+    return pc.cast(pc.if_else(pa.array(fits), number, pa.scalar(None, pa.int64())), kind, safe=False)
+
+
+def _local_times(text: dict[str, pa.Array]) -> pa.Array:
+    """The local time of each hand from ``year``, ``month``, ``day`` and ``time`` (midnight without
+    one); null where the date is incomplete or not a date."""
+    year, month, day = (_integers(text[name], pa.int64()) for name in ("year", "month", "day"))
+    clock = pc.coalesce(text["time"], pa.scalar("00:00:00"))
+    written = pc.binary_join_element_wise(pc.cast(year, pa.string()), pc.cast(month, pa.string()),
+                                          pc.cast(day, pa.string()), clock, "-")
+    # "2009-7-1-00:00:26"; strptime takes a month and a day of one digit, and refuses a date that is none.
+    return pc.strptime(written, format="%Y-%m-%d-%H:%M:%S", unit="us", error_is_null=True)
+
+
+def _seat_numbers(hands: Hands, seated: NDArray[np.bool_], rejections: Rejections) -> NDArray[np.int8]:
+    """(hands, SLOTS) int8: the table seat of each player: the ``seats`` field where a hand gives it,
+    else the player's place (``p3`` is 3); 0 at an empty slot.  A ``seats`` field that is not one
+    seat number, 1 to 10, for each player, each once, rejects its hand."""
+    own = np.where(seated, np.arange(1, SLOTS + 1), 0)
+    values, lengths = hands.numbers["seats"]
+    given = lengths >= 0
+    listed = padded(values, lengths)
+    players = seated.sum(axis=1)
+    fine = (lengths == players) & ((listed >= 1) & (listed <= SLOTS) & (listed == np.round(listed))
+                                   | ~seated).all(axis=1)
+    ordered = np.sort(np.where(seated, listed, 0), axis=1)
+    fine &= ~((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] > 0)).any(axis=1)
+    wrong = np.flatnonzero(given & ~fine)
+    rejections.reject(wrong, f"seats is not a seat number from 1 to {SLOTS} for each player, each once")
+    seats: NDArray[np.int8] = np.where((given & fine)[:, None] & seated, listed, own).astype(np.int8)
+    return seats
+
+
+def _names(names: pa.Array, seated: NDArray[np.bool_]) -> pa.Array:
     """(hands * SLOTS,) the name of each slot's player (``players``), null where none is seated or named."""
-    names = pc.split_pattern(pa.array(joined, pa.string()), ", ")
     lengths = pc.list_value_length(names).fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if len(lengths) else np.zeros(0, np.int64)
     slots = np.arange(SLOTS)

@@ -20,6 +20,7 @@ by seat.
 
 from __future__ import annotations
 
+import datetime as dt
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property
@@ -41,15 +42,20 @@ VARIANTS = ("NT", "FT")  # no-limit and fixed-limit Texas hold'em
 
 _SEATS = holdem.MAX_PLAYERS
 
-_NUMBER_FIELDS = ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings")
+_NUMBER_FIELDS = ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings", "seats")
 _REQUIRED = ("variant", "antes", "starting_stacks", "actions")
-_OPTIONAL = ("blinds_or_straddles", "players", "hand", "venue", "finishing_stacks", "winnings")
+#: Fields read as their text (a string unquoted, a number or a time as written) into ``Hands.fields``.
+TEXT_FIELDS = ("hand", "table", "seat_count", "currency", "currency_symbol", "year", "month", "day", "time",
+               "time_zone", "time_zone_abbreviation")
+_OPTIONAL = ("blinds_or_straddles", "players", "venue", "finishing_stacks", "winnings", "seats", *TEXT_FIELDS)
 
 # The one-line TOML subset of the fast path.  Anything else goes to tomllib.
 _CONTROL = r"\x00-\x08\x0a-\x1f\x7f"
 _STRING = rf"""'[^'{_CONTROL}]*'|"(?:[^"\\{_CONTROL}]|\\[\\"bfnrt])*\""""
 _NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?"
-_ITEM = rf"(?:{_STRING}|{_NUMBER}|true|false)"
+# TOML's local time, as HandHQ's ``time`` fields are written.
+_LOCAL_TIME = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?"
+_ITEM = rf"(?:{_STRING}|{_NUMBER}|{_LOCAL_TIME}|true|false)"
 _VALUE = rf"^(?:{_ITEM}|\[ *(?:{_ITEM} *, *)*(?:{_ITEM})? *\])$"
 _KEY = r"^[A-Za-z0-9_-]+$"
 _NUMBERS = rf"^\[ *(?:{_NUMBER} *, *)*(?:{_NUMBER})? *\]$"
@@ -98,10 +104,16 @@ class Hands:
     ----------
     ordinal, line : ndarray of shape (hands,), dtype int64
         The hand's number in its file (from 1) and the line where it starts.
-    key, variant, players, venue : list of str or None, length hands
-        The table name (``.phhs``) or ``hand`` field, the variant code, the
-        player names joined by ", ", and where the hand was played (the
-        ``venue`` field: a site, a casino).
+    key, variant, venue : list of str or None, length hands
+        The table name (``.phhs``) or ``hand`` field, the variant code, and
+        where the hand was played (the ``venue`` field: a site, a casino).
+    players : pyarrow.Array of hands lists of strings
+        The ``players`` field, null where absent.
+    table_key : list of str or None, length hands
+        A ``.phhs`` hand's table name (``[3]``), None for a ``.phh`` hand.
+    fields : dict of str to list of str or None
+        The fields of :data:`TEXT_FIELDS` as written (a string without its
+        quotes), None where a hand lacks one.
     numbers : dict of str to (ndarray, ndarray)
         For each number field (``antes``, ``blinds_or_straddles``,
         ``starting_stacks``, ``finishing_stacks``, ``winnings``): the values
@@ -121,13 +133,15 @@ class Hands:
     line: NDArray[np.int64]
     key: list[str | None]
     variant: list[str | None]
-    players: list[str | None]
+    players: pa.Array
     venue: list[str | None]
     numbers: dict[str, _NumberLists]
     actions: pa.Array
     action_counts: NDArray[np.int64]
     problem: NDArray[np.object_]
     excerpt: list[str | None]
+    table_key: list[str | None]
+    fields: dict[str, list[str | None]]
 
 
 @dataclass(frozen=True)
@@ -258,6 +272,9 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
     present = np.flatnonzero(where["variant"] >= 0)
     quoted = _matches_each(values(where["variant"][present]), r"""^(?:'[^']*'|"[^"\\]*")$""")
     slow[present[~quoted]] = True
+    for name in TEXT_FIELDS:  # the fast path unquotes, it does not unescape: tomllib does
+        present = np.flatnonzero(where[name] >= 0)
+        slow[present[as_mask(pc.match_substring(values(where[name][present]), "\\"))]] = True
 
     header_keys: list[str | None] = []
     if multi:
@@ -294,10 +311,11 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
         # ['a', 'b'] -> a, b: no item holds a quote.
         rows = where["players"][fast]
         names_of = text.spans(value_start[rows] + 2, value_end[rows] - 2, present=rows >= 0)
-        players = pc.replace_substring(names_of, "'", "").to_pylist()
+        players = pc.split_pattern(names_of.cast(pa.string()), "', '")
     else:
-        players = pc.replace_substring_regex(_inner(field("players")), r"""['"] *, *['"]""", ", ").to_pylist()
+        players = pc.split_pattern_regex(_inner(field("players")).cast(pa.string()), r"""['"] *, *['"]""")
     venue = _unquoted(field("venue")).to_pylist()
+    fields = {name: _unquoted(field(name)).to_pylist() for name in TEXT_FIELDS}
     variant = pc.utf8_slice_codeunits(field("variant"), 1, -1).to_pylist()
     if multi:
         key = [header_keys[i] for i in fast]
@@ -306,7 +324,8 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
     fast_hands = Hands(
         ordinal=ordinal + fast, line=first_line + starts[fast], key=key, variant=variant,
         players=players, venue=venue, numbers=numbers, actions=actions, action_counts=action_counts,
-        problem=np.full(len(fast), None, dtype=object), excerpt=[None] * len(fast))
+        problem=np.full(len(fast), None, dtype=object), excerpt=[None] * len(fast),
+        table_key=key if multi else [None] * len(fast), fields=fields)
     slow_rows = np.flatnonzero(slow)
     if not len(slow_rows):
         return fast_hands
@@ -319,6 +338,7 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
         record = slow_hand(hand if hand.endswith("\n") else hand + "\n", multi)
         if multi and record.get("key") is None:  # TOML refused the hand: name it by its header
             record["key"] = hand.split("\n", 1)[0].split("#")[0].strip().strip("[]").strip()
+            record["table_key"] = record["key"]
         records.append(record)
     return _concat(fast_hands, _from_records(records, ordinal + slow_rows, first_line + starts[slow_rows]))
 
@@ -571,7 +591,9 @@ def slow_hand(text: str, multi: bool) -> dict[str, Any]:
         if len(document) != 1 or len(tables) != 1:
             return {"problem": "expected one table [N] per hand"}
         key, document = tables[0]
-    record: dict[str, Any] = {"key": key if multi else _text(document.get("hand")), "numbers": {}}
+    record: dict[str, Any] = {"key": key if multi else _text(document.get("hand")), "numbers": {},
+                              "table_key": key if multi else None,
+                              "fields": {name: _scalar(document.get(name)) for name in TEXT_FIELDS}}
     variant = document.get("variant")
     if isinstance(variant, str) and variant not in VARIANTS:
         return {**record, "variant": variant}  # rejected by the replay, with the others
@@ -598,7 +620,7 @@ def slow_hand(text: str, multi: bool) -> dict[str, Any]:
     if players is not None and (not isinstance(players, list)
                                 or not all(isinstance(p, str) for p in players)):
         return {**record, "problem": "players is not a list of strings"}
-    record["players"] = None if players is None else ", ".join(players)
+    record["players"] = players
     venue = document.get("venue")
     record["venue"] = venue if isinstance(venue, str) else None
     return record
@@ -606,6 +628,17 @@ def slow_hand(text: str, multi: bool) -> dict[str, Any]:
 
 def _text(value: object) -> str | None:
     return None if value is None else str(value)
+
+
+def _scalar(value: object) -> str | None:
+    """A field's value as its text would be read: a time as TOML writes it, a list or table as none."""
+    if value is None or isinstance(value, list | dict):
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dt.time):
+        return value.isoformat()
+    return str(value)
 
 
 def _from_records(records: list[dict[str, Any]], ordinal: np.ndarray, line: np.ndarray) -> Hands:
@@ -619,19 +652,22 @@ def _from_records(records: list[dict[str, Any]], ordinal: np.ndarray, line: np.n
     return Hands(
         ordinal=np.asarray(ordinal, dtype=np.int64), line=np.asarray(line, dtype=np.int64),
         key=[r.get("key") for r in records], variant=[r.get("variant") for r in records],
-        players=[r.get("players") for r in records], venue=[r.get("venue") for r in records],
-        numbers=numbers,
+        players=pa.array([r.get("players") for r in records], pa.list_(pa.string())),
+        venue=[r.get("venue") for r in records], numbers=numbers,
         actions=pa.array([a for acts in actions for a in acts], pa.string()),
         action_counts=np.array([len(a) for a in actions], dtype=np.int64),
         problem=np.array([r.get("problem") for r in records], dtype=object),
-        excerpt=[r.get("excerpt") for r in records])
+        excerpt=[r.get("excerpt") for r in records], table_key=[r.get("table_key") for r in records],
+        fields={name: [r.get("fields", {}).get(name) for r in records] for name in TEXT_FIELDS})
 
 
 def _concat(a: Hands, b: Hands) -> Hands:
     return Hands(
         ordinal=np.concatenate([a.ordinal, b.ordinal]), line=np.concatenate([a.line, b.line]),
-        key=a.key + b.key, variant=a.variant + b.variant, players=a.players + b.players,
-        venue=a.venue + b.venue,
+        key=a.key + b.key, variant=a.variant + b.variant,
+        players=pa.concat_arrays([names.cast(pa.list_(pa.string())) for names in (a.players, b.players)]),
+        venue=a.venue + b.venue, table_key=a.table_key + b.table_key,
+        fields={name: a.fields[name] + b.fields[name] for name in a.fields},
         numbers={name: (np.concatenate([a.numbers[name][0], b.numbers[name][0]]),
                         np.concatenate([a.numbers[name][1], b.numbers[name][1]])) for name in a.numbers},
         actions=pa.concat_arrays([a.actions.cast(pa.string()), b.actions.cast(pa.string())]),

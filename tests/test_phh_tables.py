@@ -1,0 +1,112 @@
+"""PHH hands as rows of the hand tables: the fields of each hand where the tables put them, read
+independently here with tomllib, and the chips against the record's own totals."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import tomllib
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pandas as pd
+import pytest
+
+from pipeline.runs.runner import Run
+
+from .conftest import DATA
+
+HANDHQ = DATA / "phh" / "handhq_30.phhs"
+#: The zones of the sample's hands, from their definitions: Eastern time with its summer time,
+#: Eastern Daylight Time and Central European Summer Time.
+ZONES = {"ET": ZoneInfo("America/New_York"), "EDT": dt.timezone(dt.timedelta(hours=-4)),
+         "CEST": dt.timezone(dt.timedelta(hours=2))}
+
+
+@pytest.fixture(scope="module")
+def handhq(tmp_path_factory) -> dict[str, pd.DataFrame]:
+    out = tmp_path_factory.mktemp("handhq") / "out"
+    Run([str(HANDHQ)], out, output_format="parquet", threads=1).execute()
+    names = ("hands", "seats", "actions", "winners")
+    return {name: pd.read_parquet(out / f"{name}.parquet") for name in names}
+
+
+def test_each_hand_keeps_its_ids_table_time_and_seats(handhq):
+    tables = tomllib.loads(HANDHQ.read_text())
+    hands = handhq["hands"].set_index("table_key")
+    assert sorted(hands.index) == sorted(tables)
+    for key, table in tables.items():
+        row = hands.loc[key]
+        assert row.hand_id == str(table["hand"])
+        assert row.site == table["venue"] and row.table == table["table"]
+        assert row.players == len(table["starting_stacks"])
+        zone = table.get("time_zone_abbreviation")
+        if zone in ZONES and "time" in table:
+            local = dt.datetime.combine(dt.date(table["year"], table["month"], table["day"]), table["time"],
+                                        ZONES[zone])
+            assert row.time == pd.Timestamp(local).tz_convert("UTC")
+            assert row.time_zone == zone
+        else:  # no zone, or one that names no offset we know (GMT-0910): no moment is made up
+            assert pd.isna(row.time)
+        if table.get("currency_symbol") == "$":
+            assert row.currency == "USD"
+    seats = handhq["seats"]
+    for key, table in tables.items():
+        hand = seats[seats.hand_key == hands.loc[key].hand_key]
+        if hands.loc[key].outcome == "rejected":
+            assert hand.empty
+            continue
+        # Seats as the table numbers them, each with its own player and stack.
+        numbers = table.get("seats", list(range(1, len(table["starting_stacks"]) + 1)))
+        assert hand.seat.tolist() == numbers
+        assert hand.player.tolist() == table["players"]
+        known = [stack if math.isfinite(stack) else None for stack in table["starting_stacks"]]
+        assert hand.starting_stack.astype(object).where(hand.starting_stack.notna(), None).tolist() == known
+
+
+def test_the_chips_add_up_to_what_the_record_says(handhq):
+    tables = tomllib.loads(HANDHQ.read_text())
+    hands, seats = handhq["hands"].set_index("hand_key"), handhq["seats"]
+    checked = 0
+    for key, hand in seats.groupby("hand_key"):
+        record = tables[hands.loc[key].table_key]
+        # What was put in is the pot; what the record pays, plus the rake, is the pot too.
+        assert hand.contributed.sum() == pytest.approx(hands.loc[key].pot)
+        if "winnings" in record and any(record["winnings"]):
+            assert hand.received.tolist() == pytest.approx(record["winnings"])
+            pot, paid = hands.loc[key].pot, sum(record["winnings"])
+            if 0.9 * pot - 1e-9 <= paid <= pot + 1e-9:  # what a record with a rake of 0 to 10 % pays
+                assert hand.net.sum() == pytest.approx(-hands.loc[key].rake)
+                checked += 1
+            else:  # no result (PartyPoker's winnings count the uncalled bet): no rake is made up
+                assert pd.isna(hands.loc[key].rake)
+    assert checked >= 10
+
+
+def test_a_winners_row_joins_its_seats_by_hand_key_and_seat(handhq):
+    winners, seats = handhq["winners"], handhq["seats"].set_index(["hand_key", "seat"])
+    assert len(winners) > 0
+    for row in winners.itertuples():
+        for seat in range(1, 11):
+            name = getattr(row, f"p{seat}_player")
+            if pd.isna(name):
+                assert (row.hand_key, seat) not in seats.index
+            else:
+                assert seats.loc[(row.hand_key, seat), "player"] == name
+
+
+def test_a_name_holding_a_comma_stays_whole_and_a_bad_seats_field_rejects_its_hand(tmp_path: Path):
+    text = HANDHQ.read_text().split("\n[2]\n")[0]
+    first = tomllib.loads(text)["1"]
+    named = text.replace(f"'{first['players'][0]}'", "'Smith, John'")
+    (tmp_path / "named.phhs").write_text(named)
+    bad = text.replace("seats = [3, 4, 5, 6, 1, 2]", "seats = [3, 4, 5, 6, 1, 1]")
+    assert bad != text
+    (tmp_path / "bad.phhs").write_text(bad)
+    out = tmp_path / "out"
+    Run([str(tmp_path / "named.phhs"), str(tmp_path / "bad.phhs")], out, output_format="parquet").execute()
+    seats = pd.read_parquet(out / "seats.parquet")
+    assert seats.player.tolist()[0] == "Smith, John" and len(seats) == len(first["players"])
+    hands = pd.read_parquet(out / "hands.parquet")
+    assert hands.outcome.tolist() == ["no showdown", "rejected"]
+    assert "seats" in hands.reason.tolist()[1]
