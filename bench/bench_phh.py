@@ -42,7 +42,8 @@ from bench_run import measure  # noqa: E402  (the sibling script's helper)
 
 ROOT = Path(__file__).resolve().parent.parent
 PLURIBUS = ROOT / "data" / "raw" / "phh" / "pluribus"
-AIM = 60_000  # hands per second, end to end, process start included, all cores
+#: Hands per second, end to end with the three hand tables in Parquet, process start included, all cores.
+AIM = 50_000
 
 
 def build_archive(path: Path, hands: int) -> None:
@@ -78,11 +79,16 @@ def time_one_and_all_cores(inputs: Path, outdir: Path, repeats: int = REPEATS
     every: list[float] = []
     summary: dict = {}
     for _ in range(repeats):
-        seconds, _, _ = run_pokerpipe(inputs, outdir, "--threads", "1", prefix=ONE_CORE)
+        seconds, _, _ = run_pokerpipe(inputs, outdir, *TABLES, "--threads", "1", prefix=ONE_CORE)
         one.append(seconds)
-        seconds, _, summary = run_pokerpipe(inputs, outdir)
+        seconds, _, summary = run_pokerpipe(inputs, outdir, *TABLES)
         every.append(seconds)
     return one, every, summary
+
+
+#: The runs timed as a user runs an archive into tables: Parquet, the hands, seats and actions
+#: tables written beside the winners.
+TABLES = ("--format", "parquet")
 
 
 def time_pokerpipe(inputs: Path, outdir: Path, *extra: str, repeats: int = 3) -> tuple[float, dict]:
@@ -153,6 +159,8 @@ def main() -> int:
         rate = args.hands / seconds
         expected = summary["expected"]
         pinned = "pinned with taskset -c 0, " if ONE_CORE else "taskset not found: not pinned, "
+        tables = [name for name in ("hands", "seats", "actions") if name in summary["outputs"]]
+        print(f"pokerpipe run --format parquet, writing winners and the {', '.join(tables)} tables:")
         print(f"pokerpipe run, one core ({pinned}--threads 1; end to end, process start included, "
               f"best of {len(ones)}, the runs {one:.2f}-{max(ones):.2f} s): "
               f"{one:.2f} s, {args.hands / one:,.0f} hands/s")
@@ -163,7 +171,7 @@ def main() -> int:
               f"mismatched {expected['mismatched']:,}")
         print(f"aim {AIM:,} hands/s and 1.4x one core: "
               f"{'met' if rate >= AIM and one / seconds >= 1.4 else 'MISSED'}")
-        failed |= summary["rows_read"] != args.hands or expected["mismatched"] != 0
+        failed |= summary["rows_read"] != args.hands or expected["mismatched"] != 0 or len(tables) != 3
         pokerkit = time_pokerkit(archive)
         if pokerkit is None:
             print("pokerkit HandHistory.load_all: skipped (pip install pokerkit)")

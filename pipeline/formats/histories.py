@@ -57,8 +57,9 @@ SET_APART = ("without_showdown", "unknown_cards", "set_apart")
 FORFEITS = ("mucked",)
 #: Showdowns scored but not checked against the record (``not_checked_*`` in summary.json): a
 #: record that is not a result, stacks unknown, side pots (where the chips do not name the main
-#: pot's winners), no recorded result.
-NOT_CHECKED = ("inconsistent_record", "unknown_stacks", "side_pots", "no_recorded_result")
+#: pot's winners), a player paid by the site instead of the pot (an all-in cash-out), no
+#: recorded result.
+NOT_CHECKED = ("inconsistent_record", "unknown_stacks", "side_pots", "cashed_out", "no_recorded_result")
 #: What a venue's hands count: the records checked, and those not checked by kind.
 VENUE_COUNTS = ("checked", *(f"not_checked_{name}" for name in NOT_CHECKED))
 
@@ -269,10 +270,12 @@ def ending_counts(record: Record, chips: Chips, ending: Ending, checked_record: 
     scored = ending.scored & checked_record.recorded
     inconsistent = scored & (checked_record.reason != None)  # noqa: E711 (elementwise)
     unknown = scored & ~inconsistent & checked_record.unknown_stacks
-    apart_pot = scored & ~inconsistent & ~unknown & (checked_record.side_pot | checked_record.cashed_out)
+    cashed_out = scored & ~inconsistent & ~unknown & checked_record.cashed_out
+    apart_pot = scored & ~inconsistent & ~unknown & ~cashed_out & checked_record.side_pot
     counts["inconsistent_record"] = int(inconsistent.sum())
     counts["unknown_stacks"] = int(unknown.sum())
     counts["side_pots"] = int(apart_pot.sum())
+    counts["cashed_out"] = int(cashed_out.sum())
     counts["no_recorded_result"] = int((ending.scored & ~checked_record.recorded).sum())
     for reason in checked_record.reason[inconsistent]:
         key = reason_key("inconsistent_record", str(reason))
@@ -280,5 +283,6 @@ def ending_counts(record: Record, chips: Chips, ending: Ending, checked_record: 
     if venues and "site" in record.hand:
         counts.update(venue_counts(pc.cast(record.hand["site"], pa.string()), {
             "checked": checked_record.checked(ending), "not_checked_inconsistent_record": inconsistent,
-            "not_checked_unknown_stacks": unknown, "not_checked_side_pots": apart_pot}))
+            "not_checked_unknown_stacks": unknown, "not_checked_side_pots": apart_pot,
+            "not_checked_cashed_out": cashed_out}))
     return counts
