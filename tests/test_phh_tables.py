@@ -110,3 +110,20 @@ def test_a_name_holding_a_comma_stays_whole_and_a_bad_seats_field_rejects_its_ha
     hands = pd.read_parquet(out / "hands.parquet")
     assert hands.outcome.tolist() == ["no showdown", "rejected"]
     assert "seats" in hands.reason.tolist()[1]
+
+
+def test_a_board_run_twice_is_set_apart_with_its_reason(tmp_path: Path):
+    tables = tomllib.loads(HANDHQ.read_text())
+    key = next(k for k, table in tables.items() if sum(a.startswith("d db") for a in table["actions"]) == 3)
+    text = HANDHQ.read_text().split(f"[{key}]\n", 1)[1].split("\n[", 1)[0]
+    actions = [*tables[key]["actions"], "d db 2s", "d db 3s"]  # a second turn and river
+    text = "\n".join(f"actions = {actions!r}" if line.startswith("actions = ") else line
+                     for line in text.splitlines())
+    (tmp_path / "twice.phhs").write_text(f"[1]\n{text}\n")
+    assert len(tomllib.loads((tmp_path / "twice.phhs").read_text())["1"]["actions"]) == len(actions)
+    out = tmp_path / "out"
+    summary = Run([str(tmp_path / "twice.phhs")], out, output_format="parquet").execute()
+    assert summary["rows_set_apart"] == 1 and summary["set_apart"] == {"run twice": 1}
+    assert summary["rows_rejected"] == 0
+    hands = pd.read_parquet(out / "hands.parquet")
+    assert hands.outcome.tolist() == ["set apart"] and hands.reason.tolist() == ["run twice"]

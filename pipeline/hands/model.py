@@ -69,6 +69,13 @@ class Outcome(StrEnum):
     REJECTED = "rejected"
 
 
+class Apart(StrEnum):
+    """Why a valid hand is set apart rather than scored: the reason texts of every format."""
+
+    RUN_TWICE = "run twice"  # the board was dealt again: not one board to score
+    CANCELLED = "cancelled"  # the site cancelled the hand
+
+
 class Betting(StrEnum):
     """The betting structure of a game."""
 

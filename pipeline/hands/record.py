@@ -56,8 +56,8 @@ class Record:
     excerpt : list of str or None
         The text shown with the problem.
     apart : object
-        Why the text sets the hand apart (:data:`~pipeline.hands.model.APART`
-        reasons: run twice, cancelled), None for none.
+        Why the text sets the hand apart (an :class:`~pipeline.hands.model.Apart`
+        reason: run twice, cancelled), None for none.
     hand : dict of str to pyarrow.Array
         Columns of :data:`~pipeline.hands.model.HANDS` the text writes, each of
         ``hands`` values (null where a hand does not say): ``hand_id``,

@@ -20,7 +20,9 @@ This module owns what PHH's fields say in the terms of
   replay names each from the chips), ``f`` a fold, ``sm`` with cards (or
   ``-``) a show and without a muck; the street of an action is the number
   of board deals before it; ``d dh`` and ``d db`` deal cards, not actions;
-- ``finishing_stacks`` and ``winnings`` are the record's result.
+- ``finishing_stacks`` and ``winnings`` are the record's result;
+- a hand that deals more than five board cards, none of its deals more than
+  a flop's three, ran the board again: it is set apart (``run twice``).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from pipeline.formats.phh.checks import (
     hole_cards,
 )
 from pipeline.formats.phh.toml import Hands, padded
-from pipeline.hands.model import Action, Betting
+from pipeline.hands.model import Action, Apart, Betting
 from pipeline.hands.record import CODE, SLOTS, Record
 from pipeline.hands.times import utc
 
@@ -131,7 +133,17 @@ def record_of(hands: Hands) -> Record:
     check_actions(actions, fields.players, rejections)
     check_folded(actions, fields.players, rejections)
     code, owner = card_codes(actions, rejections)
-    board, _ = board_cards(code, owner, actions, count, rejections)
+    before_board = rejections.rejected
+    board, dealt = board_cards(code, owner, actions, count, rejections)
+    # More than five board cards, each deal a street's (three at most): the board was run again,
+    # a hand set apart, not one that cannot have been played.
+    apart = np.full(count, None, dtype=object)
+    again = np.flatnonzero(~before_board & rejections.rejected & (dealt > len(board[0]) if count else False))
+    if len(again):
+        apart[again] = str(Apart.RUN_TWICE)
+        rejections.problem[again] = None
+        for row in again.tolist():
+            rejections.excerpt[row] = None
     holes = hole_cards(code, owner, actions, count, rejections)
     check_dealt_twice(board, holes, rejections)
     hand, slot, kind, to, street, text = _actions(actions, fields, hands)
@@ -140,7 +152,7 @@ def record_of(hands: Hands) -> Record:
     finishing, winnings = hands.numbers["finishing_stacks"], hands.numbers["winnings"]
     record = Record(
         number=hands.ordinal, line=hands.line, problem=rejections.problem, excerpt=rejections.excerpt,
-        apart=np.full(count, None, dtype=object), hand=_hand_columns(hands, fields),
+        apart=apart, hand=_hand_columns(hands, fields),
         button=np.where(players >= 2, players - 1, -1).astype(np.int8),
         seat=_seat_numbers(hands, seated, rejections),
         player=_names(hands.players, seated), stack=fields.stack, holes=holes, board=board,
