@@ -321,7 +321,9 @@ def test_the_fast_path_and_tomllib_read_every_hand_alike(layout: str, pluribus, 
     assert fast_hands.ordinal.tolist() == slow_hands.ordinal.tolist() == list(range(1, 225))
     assert fast_hands.key == slow_hands.key
     assert fast_hands.players.to_pylist() == slow_hands.players.to_pylist()
-    assert fast_hands.fields == slow_hands.fields and fast_hands.table_key == slow_hands.table_key
+    assert {name: column.to_pylist() for name, column in fast_hands.fields.items()} == \
+        {name: column.to_pylist() for name, column in slow_hands.fields.items()}
+    assert fast_hands.table_key == slow_hands.table_key
     for name in ("board", "holes", "live", "contributed", "received", "recorded", "side_pot", "scored",
                  "expected"):
         np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)

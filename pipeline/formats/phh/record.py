@@ -208,7 +208,7 @@ def _hand_columns(hands: Hands, fields: Fields) -> dict[str, pa.Array]:
     holdem_variant = pc.is_in(variant, value_set=pa.array(list(BETTING)))
     betting = pc.replace_substring_regex(variant, "^NT$", str(Betting.NO_LIMIT))
     betting = pc.replace_substring_regex(betting, "^FT$", str(Betting.FIXED_LIMIT))
-    text = {name: pa.array(values, pa.string()) for name, values in hands.fields.items()}
+    text = hands.fields
     zone = pc.coalesce(text["time_zone"], text["time_zone_abbreviation"])
     symbol = pc.replace_substring_regex(pc.replace_substring_regex(
         pc.replace_substring_regex(text["currency_symbol"], r"^\$$", "USD"), "^€$", "EUR"), "^£$", "GBP")

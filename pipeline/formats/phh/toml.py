@@ -111,9 +111,9 @@ class Hands:
         The ``players`` field, null where absent.
     table_key : list of str or None, length hands
         A ``.phhs`` hand's table name (``[3]``), None for a ``.phh`` hand.
-    fields : dict of str to list of str or None
+    fields : dict of str to pyarrow.Array of hands strings
         The fields of :data:`TEXT_FIELDS` as written (a string without its
-        quotes), None where a hand lacks one.
+        quotes), null where a hand lacks one.
     numbers : dict of str to (ndarray, ndarray)
         For each number field (``antes``, ``blinds_or_straddles``,
         ``starting_stacks``, ``finishing_stacks``, ``winnings``): the values
@@ -141,7 +141,7 @@ class Hands:
     problem: NDArray[np.object_]
     excerpt: list[str | None]
     table_key: list[str | None]
-    fields: dict[str, list[str | None]]
+    fields: dict[str, pa.Array]
 
 
 @dataclass(frozen=True)
@@ -274,7 +274,8 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
     slow[present[~quoted]] = True
     for name in TEXT_FIELDS:  # the fast path unquotes, it does not unescape: tomllib does
         present = np.flatnonzero(where[name] >= 0)
-        slow[present[as_mask(pc.match_substring(values(where[name][present]), "\\"))]] = True
+        if len(present):
+            slow[present[as_mask(pc.match_substring(values(where[name][present]), "\\"))]] = True
 
     header_keys: list[str | None] = []
     if multi:
@@ -315,7 +316,9 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
     else:
         players = pc.split_pattern_regex(_inner(field("players")).cast(pa.string()), r"""['"] *, *['"]""")
     venue = _unquoted(field("venue")).to_pylist()
-    fields = {name: _unquoted(field(name)).to_pylist() for name in TEXT_FIELDS}
+    # Most files hold few of these fields: one absent from every hand is read as nulls, at no cost.
+    fields = {name: _unquoted(field(name)).cast(pa.string()) if (where[name][fast] >= 0).any()
+              else pa.nulls(len(fast), pa.string()) for name in TEXT_FIELDS}
     variant = pc.utf8_slice_codeunits(field("variant"), 1, -1).to_pylist()
     if multi:
         key = [header_keys[i] for i in fast]
@@ -658,7 +661,8 @@ def _from_records(records: list[dict[str, Any]], ordinal: np.ndarray, line: np.n
         action_counts=np.array([len(a) for a in actions], dtype=np.int64),
         problem=np.array([r.get("problem") for r in records], dtype=object),
         excerpt=[r.get("excerpt") for r in records], table_key=[r.get("table_key") for r in records],
-        fields={name: [r.get("fields", {}).get(name) for r in records] for name in TEXT_FIELDS})
+        fields={name: pa.array([r.get("fields", {}).get(name) for r in records], pa.string())
+                for name in TEXT_FIELDS})
 
 
 def _concat(a: Hands, b: Hands) -> Hands:
@@ -667,7 +671,7 @@ def _concat(a: Hands, b: Hands) -> Hands:
         key=a.key + b.key, variant=a.variant + b.variant,
         players=pa.concat_arrays([names.cast(pa.list_(pa.string())) for names in (a.players, b.players)]),
         venue=a.venue + b.venue, table_key=a.table_key + b.table_key,
-        fields={name: a.fields[name] + b.fields[name] for name in a.fields},
+        fields={name: pa.concat_arrays([a.fields[name], b.fields[name]]) for name in a.fields},
         numbers={name: (np.concatenate([a.numbers[name][0], b.numbers[name][0]]),
                         np.concatenate([a.numbers[name][1], b.numbers[name][1]])) for name in a.numbers},
         actions=pa.concat_arrays([a.actions.cast(pa.string()), b.actions.cast(pa.string())]),
