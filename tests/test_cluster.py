@@ -112,6 +112,17 @@ def assert_same_run(local: Path, dask: Path, fmt: str) -> dict:
     assert got["rows_read"] == got["rows_scored"] + apart + got["rows_rejected"]
     assert not list((dask / "winners").glob(".*")), "temporary files left behind"
     assert not (dask / "rejects").exists(), "the partitions' reject parts are working files"
+    for name in ("hands", "seats", "actions"):  # the hand tables: a folder of parts, the same rows
+        if name not in expected["outputs"]:
+            assert not (dask / name).exists()
+            continue
+        assert got["outputs"][name] == f"{name}/"
+        parts = sorted((dask / name).glob(f"part-*.{fmt}"))
+        read = pd.read_parquet if fmt == "parquet" else (lambda path: pd.read_csv(path, dtype=str))
+        whole = read(local / f"{name}.{fmt}")
+        pieces = pd.concat([read(part) for part in parts], ignore_index=True)
+        assert len(pieces) == len(whole) > 0, name
+        pd.testing.assert_frame_equal(pieces.astype(str), whole.astype(str), check_dtype=False)
     return got
 
 
