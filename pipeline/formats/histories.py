@@ -270,7 +270,7 @@ def ending_counts(record: Record, chips: Chips, ending: Ending, checked_record: 
     scored = ending.scored & checked_record.recorded
     inconsistent = scored & (checked_record.reason != None)  # noqa: E711 (elementwise)
     unknown = scored & ~inconsistent & checked_record.unknown_stacks
-    cashed_out = scored & ~inconsistent & ~unknown & checked_record.cashed_out
+    cashed_out = scored & ~inconsistent & ~unknown & checked_record.unpaid
     apart_pot = scored & ~inconsistent & ~unknown & ~cashed_out & checked_record.side_pot
     counts["inconsistent_record"] = int(inconsistent.sum())
     counts["unknown_stacks"] = int(unknown.sum())

@@ -1,14 +1,18 @@
-"""PokerStars hand histories: the text logs a poker site writes, read as showdown deals.
+"""PokerStars hand histories: the text logs a poker site writes, read as showdown deals and as Records.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports
 :mod:`~pipeline.formats.sources`, :mod:`~pipeline.formats.histories`,
-:mod:`~pipeline.formats.scan`, the hold'em game's columns and the foundation
+:mod:`~pipeline.formats.scan`, :mod:`~pipeline.formats.pokerstars_text` (the
+reading of the text, without its rules), the hold'em game's columns, the
+hands' model and :class:`~pipeline.hands.record.Record`, and the foundation
 modules, never the runs or the command line.
 
 This module owns the PokerStars hand-history format (``.txt`` session files,
 plain or compressed; one hand after another, each starting with a header line
 ``PokerStars Hand #ID: ...``, ``PokerStars Zoom Hand #...``, ``PokerStars Game
-#...``, tournaments included).  Every hand read ends in exactly one outcome:
+#...``, tournaments included): its patterns, what its lines mean, the rules
+a hand is rejected by, and the :class:`~pipeline.hands.record.Record` of
+every hand read (:func:`read_records`).  Every hand read ends in exactly one outcome:
 
 * rejected, with its reason: a game other than Texas hold'em (checked before
   anything else), a header that cannot be read, a hand cut short before its
@@ -29,27 +33,29 @@ summary) fill the expected column when the record is consistent: the total pot
 less the rake must equal what was collected, cash-outs included; otherwise the
 hand is still scored and counted as ``inconsistent_record``.
 
+What the Record says
+--------------------
+Slot s is seat s + 1.  A seat is dealt in unless its seat line marks it
+(``is sitting out``, ``out of hand``) and the hand shows it playing no part:
+a tournament deals a player sitting out in, posts their blinds and folds
+their hand, and the log writes those actions.  The first ``posts small
+blind`` and ``posts big blind`` of a hand are its blinds; a later one is a
+player's post to enter (``posts big blind``: a live post; ``posts small
+blind``: dead money), and ``posts small & big blinds X`` is both, the hand's
+small blind dead and the rest live.  Hole cards are read from ``Dealt to``,
+``shows`` and the summary's ``showed``/``mucked`` (the last of these wins); a
+seat dealt in whose cards the text never shows holds
+:data:`~pipeline.hands.record.UNKNOWN_CARD`.
+
 How a file is read
 ------------------
-A session file is read in chunks of whole hands (:data:`CHUNK_BYTES`, cut where
-a hand starts by :func:`pipeline.formats.scan.chunks`), so memory is bounded by
-the chunk, not by the file.  One numpy pass over a
-chunk's bytes finds its line ends; lines are told apart by their first and
-last bytes, read as bytes or 64-bit words and compared in numpy, and numpy
-assigns each line to its hand by a cumulative sum of hand starts.  pyarrow's
-string kernels (RE2 regular expressions run in C++ over whole arrays) read
-only the lines that need them, and as few times as they can: lines that
-should all match one pattern (hand starts, seat lines, headers, collections)
-are matched at once as one text, line by line only if that fails; texts that
-recur (an action's words, a seat's fate in the summary) are read once per
-different text; a header's fields are cut where its fixed characters are.
-Never a loop or a regular expression per line in Python.  A name is taken
-from the line only as the text before the last ``": "`` of an action line
-(the site's text after it never holds one) or before the site's fixed words
-of a collection, and must then be a seated name of that hand: it is never
-guessed.  Names are matched as codes of one dictionary of the chunk's seated
-names: a seat line, an action or a collection is a (hand, code) key, looked
-up in pyarrow's hash table.
+In chunks of whole hands (:data:`CHUNK_BYTES`), each read at once in numpy
+and pyarrow, never a loop or a regular expression per line in Python
+(:mod:`~pipeline.formats.pokerstars_text` says how).  A name is taken from
+the line only as the text before the last ``": "`` of an action line (the
+site's text after it never holds one) or before the site's fixed words of a
+collection, and must then be a seated name of that hand: it is never
+guessed.
 """
 
 from __future__ import annotations
@@ -57,20 +63,28 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline.arrays import as_mask, first_per
+from pipeline.arrays import as_mask
 from pipeline.errors import InputError
+from pipeline.formats import pokerstars_text as raw
 from pipeline.formats import scan
-from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, reason_key
+from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, complete, reason_key
+from pipeline.formats.pokerstars_text import matching as _matching
 from pipeline.formats.sources import Batch, Source, format_suffix
 from pipeline.games import holdem
-from pipeline.text import offsets_and_data, repair_utf8, shown, spans
+from pipeline.hands.audit import settle
+from pipeline.hands.model import VOCABULARIES, Action, hand_key, vocabulary_column
+from pipeline.hands.record import CODE, NO_CARD, SLOTS, UNKNOWN_CARD, Record
+from pipeline.hands.tables import tables
+from pipeline.text import repair_utf8, shown
 
 SUFFIXES = (".txt",)
 VENUE = "PokerStars"
@@ -89,13 +103,14 @@ _ALL_IN = rf"(?: and is all-in| and has reached the {_AMOUNT} cap)?"
 #: What a line starting a hand looks like: enough to cut a file into hands.
 HAND_START = r"^PokerStars [^#]*#[0-9]+: .* - [0-9]{4}/[0-9]{1,2}/[0-9]{1,2} "
 _HEADER = (r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #(?P<id>[0-9]+): +(?:\{[^}]*\} +)?"
-           r"(?:Tournament #(?P<tournament>[0-9]+), (?:Freeroll|[^ ]+(?: [A-Z]{3})?) +)?"
-           r"(?P<variant>[^(]+?) (?:- )?(?P<stakes>(?:Level [^ ]+ )?\((?:(?P<inner>[^(),]+), )?[^()]*\))"
-           r" - (?P<time>.+?) *\n?$")
-_TABLE = r"^Table '(?P<table>.*)' "
+           r"(?:Tournament #(?P<tournament>[0-9]+), (?P<buy_in>Freeroll|[^ ]+(?: [A-Z]{3})?) +)?"
+           r"(?P<variant>[^(]+?) (?:- )?(?P<stakes>(?:Level (?P<level>[^ ]+) )?\((?:(?P<inner>[^(),]+), )?"
+           r"[^()]*\)) - (?P<time>.+?) *\n?$")
 _SEAT = rf"^Seat (?P<seat>[0-9]+): (?P<name>.+) \((?P<stack>{_AMOUNT}) in chips[^()]*\)"
 # A seat line whose name holds no parenthesis: cut by plain searches, no captures.
 _PLAIN_SEAT = rf"^Seat [0-9]+: [^(]* \({_AMOUNT} in chips[^()]*\)"
+# What a seat line says after its parenthesis of a player who may not be dealt in.
+_SITTING_OUT = r"in chips[^()]*\) +(?:is sitting out|out of hand)"
 # The site's words after "NAME: " in an action line, in full: chat never ends like this.
 # (CARDS and TEXT stand for what is inside brackets and parentheses: see the patterns built from it.)
 _ACTION_WORDS = (rf"(?:posts [a-z &-]+ {_AMOUNT}{_ALL_IN}|folds(?: \[CARDS\])?|checks"
@@ -122,31 +137,52 @@ _HEADER_HOLDEM = (r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +"
 # time starting and ending with other than a space.
 _HEADER_PLAIN = (r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +Hold'em (?:(?:No|Pot|Fixed) )?"
                  r"Limit \([^(),]*\) - [^ \n](?:.*[^ \n])?\n?$")
+# The blinds in the stakes (after the game or level they may name), and the currency's code.
+_STAKES = rf"(?P<small>{_AMOUNT})/(?P<big>{_AMOUNT})(?:.* (?P<iso>[A-Z]{{3}}))?\)?$"
+_BETTING = (("No Limit", "no-limit"), ("Pot Limit", "pot-limit"), ("Limit", "fixed-limit"))
 _CASHED_OUT = (rf"{_TAGS} showed \[[^\]]*\] and won \((?P<amount>{_AMOUNT})\)"
                r".*\(pot not awarded as player cashed out\)")
 _TWO_CARDS = r"^[^ ]{2} [^ ]{2}$"
 
 _START_BYTES = re.compile(HAND_START.encode())
-_START_BYTE = HAND_START.encode()[1]  # after the pattern's "^"
-
-
-def _lines_of(content: str) -> str:
-    """A pattern for a text of lines ("\\n" after each, maybe not after the last) each of whose text
-    matches ``content``: what a pattern ``^content\\n?$`` says of each line, said of them all at
-    once.  ``content`` never matches a "\\n"."""
-    return rf"^(?:{content}\n)*(?:{content})?$"
 
 
 # Patterns above, for many lines at once (see :func:`_matching`): the same, but that no class of
 # characters takes a line end, and that what a pattern leaves open at a line's end is the rest of it.
-_HAND_STARTS = _lines_of(r"PokerStars [^#\n]*#[0-9]+: .* - [0-9]{4}/[0-9]{1,2}/[0-9]{1,2} .*")
-_PLAIN_SEATS = _lines_of(rf"Seat [0-9]+: [^(\n]* \({_AMOUNT} in chips[^()\n]*\).*")
-_COLLECTS = _lines_of(rf".+ collected {_AMOUNT} from (?:pot|main pot|side pot(?:-[0-9]+)?) *")
-_HEADERS_HOLDEM = _lines_of(r"PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +Hold'em "
-                            r"(?:(?:No|Pot|Fixed) )?Limit (?:- )?(?:Level [^ \n]+ )?\([^(),\n]*\) - .+? *")
+_HAND_STARTS = raw.lines_of(r"PokerStars [^#\n]*#[0-9]+: .* - [0-9]{4}/[0-9]{1,2}/[0-9]{1,2} .*")
+_PLAIN_SEATS = raw.lines_of(rf"Seat [0-9]+: [^(\n]* \({_AMOUNT} in chips[^()\n]*\).*")
+_COLLECTS = raw.lines_of(rf".+ collected {_AMOUNT} from (?:pot|main pot|side pot(?:-[0-9]+)?) *")
+_HEADERS_HOLDEM = raw.lines_of(r"PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +Hold'em "
+                               r"(?:(?:No|Pot|Fixed) )?Limit (?:- )?(?:Level [^ \n]+ )?\([^(),\n]*\) - .+? *")
+#: A hand's first line: its first bytes, its pattern, and that of many such lines at once.
+_HAND = ("PokerStars ", HAND_START, _HAND_STARTS)
 
 # Outcomes of a hand.
 SCORED, WITHOUT_SHOWDOWN, UNKNOWN_CARDS, SET_APART, REJECTED = range(5)
+
+# Words after "NAME: " that are actions as they stand, without reading an amount.
+_PLAIN_ACTIONS = (b"folds", b"checks", b"mucks hand", b"doesn't show hand")
+# The last byte of the text of a line that can be an action (before spaces): see :data:`_ACTION`.
+_ACTION_ENDS = np.zeros(256, dtype=bool)
+_ACTION_ENDS[np.frombuffer(b"0123456789nps])dt ", dtype=np.uint8)] = True
+# What an action's words start with and what it records (the first that fits); its amount and whether it
+# is all in.  Other posts are live ones; "doesn't show hand", "discards" and "stands pat" are no action
+# of the model.
+_KINDS = ((b"folds", Action.FOLD), (b"checks", Action.CHECK), (b"calls ", Action.CALL),
+          (b"bets ", Action.BET), (b"raises ", Action.RAISE), (b"shows [", Action.SHOW),
+          (b"mucks hand", Action.MUCK),
+          (b"posts small blind ", Action.POST_SMALL_BLIND), (b"posts big blind ", Action.POST_BIG_BLIND),
+          (b"posts the ante ", Action.POST_ANTE), (b"posts small & big blinds ", Action.POST_DEAD),
+          (b"posts straddle ", Action.POST_STRADDLE), (b"posts ", Action.POST))
+_BOTH, _SHOW, _MUCK = ([prefix for prefix, _ in _KINDS].index(words)
+                       for words in (b"posts small & big blinds ", b"shows [", b"mucks hand"))
+# By an action's code: its amount is its total on the street (``to``: posts, bets, raises); it is the
+# chips the text says it adds (``written``: posts, bets, calls; a raise's amount is an increment).
+_POSTS = [action for action in Action if action.name.startswith("POST")]
+_TO, _WRITTEN = (np.isin(np.arange(len(Action)), [CODE[action] for action in (*_POSTS, *others)])
+                 for others in ((Action.BET, Action.RAISE), (Action.BET, Action.CALL)))
+_WORDS_AMOUNT = (rf"^(?:raises [^ ]+ to|posts [a-z &-]+|calls|bets) (?P<amount>{_AMOUNT})"
+                 r"(?P<all_in> and is all-in)?")
 
 
 def is_pokerstars(path: Path) -> bool:
@@ -176,193 +212,64 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
 
     Raises InputError naming the file when it cannot be read (a damaged archive).
     """
+    for parsed in _chunks(source):
+        for begin in range(0, parsed.hands, batch_rows):
+            stop = min(begin + batch_rows, parsed.hands)
+            batch = parsed.batch(begin, stop)
+            # The hand tables from the shared model; the showdown rows and their audit are still
+            # this reader's own.
+            record = parsed.record_of(begin, stop)
+            keys = hand_key(source.place, record.number)
+            settled = settle(record)
+            batch.hand_tables = tables(record, settled.chips, settled.ending, keys=keys,
+                                       source=pa.array([source.name] * record.hands, pa.string()),
+                                       inconsistent=settled.audit.reason != None)  # noqa: E711
+            batch.table = batch.table.set_column(batch.table.column_names.index("hand_key"), "hand_key",
+                                                 pa.array(keys[parsed.outcome[begin:stop] == SCORED]))
+            yield batch
+
+
+def read_records(source: Source, *, batch_rows: int) -> Iterator[Record]:
+    """Read a PokerStars source as :class:`~pipeline.hands.record.Record`\\ s of at most ``batch_rows``
+    hands: every hand, rejected ones too, the same hands as the batches of :func:`read_batches`.
+
+    Raises InputError naming the file when it cannot be read (a damaged archive).
+    """
+    for parsed in _chunks(source):
+        for begin in range(0, parsed.hands, batch_rows):
+            yield parsed.record_of(begin, min(begin + batch_rows, parsed.hands))
+
+
+def _chunks(source: Source) -> Iterator[_Parsed]:
+    """The hands of a source parsed a chunk at a time (:func:`_pieces`)."""
     hands_before = 0
     for piece, first_line, newlines in _pieces(source):
         parsed = _parse(piece, first_line, hands_before, source.name, newlines)
-        for begin in range(0, parsed.hands, batch_rows):
-            yield parsed.batch(begin, min(begin + batch_rows, parsed.hands))
+        yield parsed
         hands_before += parsed.hands
 
 
 def _pieces(source: Source) -> Iterator[tuple[NDArray[np.uint8], int, NDArray[np.intp]]]:
-    """Whole hands of a source, a chunk at a time (:func:`pipeline.formats.scan.chunks`, cut at
-    :func:`_last_start`), with line ends ``\\n`` and no byte-order mark (:func:`_tidy`).
+    """Whole hands of a source, a chunk at a time (:func:`pipeline.formats.scan.chunks`, cut at the
+    last line matching :data:`HAND_START`), with line ends ``\\n`` and no byte-order mark
+    (:func:`pipeline.formats.pokerstars_text.tidy`).
 
     Yields (text, number of its first line, where its ``\\n`` are).
     """
     line = 1
     try:
         with pa.input_stream(str(source.path), compression=source.compression) as stream:
-            for chunk in scan.chunks(stream, _last_start, size=CHUNK_BYTES, tidy=_tidy):
+            last = partial(raw.last_start, start=_START_BYTES)
+            for chunk in scan.chunks(stream, last, size=CHUNK_BYTES, tidy=raw.tidy):
                 yield chunk.text, line, chunk.newlines
                 line += len(chunk.newlines)
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"{source.path}: cannot read past line {line} ({error})") from None
 
 
-def _tidy(text: NDArray[np.uint8], end: bool) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
-    """A block of a log as it is read: line ends ``\\n`` (from ``\\r\\n`` and a lone ``\\r`` too), and
-    no byte-order mark after one (sessions pasted together keep their marks); and a ``\\r`` that
-    ends a block that is not the file's end, held back for the next block, so that a ``\\r\\n``
-    split between the two stays one line end."""
-    held = text[len(text):]
-    if not end and len(text) and text[-1] == _RETURN:
-        text, held = text[:-1], text[-1:]
-    if (text == _RETURN).any():
-        text = np.frombuffer(text.tobytes().replace(b"\r\n", b"\n").replace(b"\r", b"\n"), dtype=np.uint8)
-    if len(text) and text.max() >= scan.BOM[0]:
-        raw = text.tobytes()
-        if b"\n" + scan.BOM in raw:
-            text = np.frombuffer(raw.replace(b"\n" + scan.BOM, b"\n"), dtype=np.uint8)
-    return text, held
-
-
-def _last_start(text: NDArray[np.uint8], newlines: NDArray[np.intp]) -> int:
-    """Where the last line that starts a hand begins (0 if only at the start, or none); ``newlines``
-    are the offsets of the text's line ends.
-
-    The lines are looked at from the end, a few at a time and then twice as many (the last hand
-    starts a few dozen lines before the end), and only those that start as a header does are
-    matched.
-    """
-    stop, window = len(newlines), 64
-    while stop > 0:
-        begin = max(stop - window, 0)
-        starts = newlines[begin:stop] + 1  # the lines after these line ends
-        ends = newlines[begin + 1:stop + 1]
-        if len(ends) < len(starts):
-            ends = np.append(ends, len(text))
-        pick = starts < len(text)
-        pick[pick] = text[starts[pick]] == _START_BYTE
-        for at, end in zip(starts[pick][::-1].tolist(), ends[pick][::-1].tolist()):
-            if _START_BYTES.match(text[at:end].tobytes()):
-                return int(at)
-        stop, window = begin, 2 * window
-    return 0
-
-
-_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
-_PAD = 32  # zero bytes after a chunk's text: a word can be read at any offset up to 24 bytes past its end
-_NEWLINE, _RETURN, _COLON, _SPACE, _ZERO, _NINE = (ord(c) for c in "\n\r: 09")
-# Words after "NAME: " that are actions as they stand, without reading an amount.
-_PLAIN_ACTIONS = (b"folds", b"checks", b"mucks hand", b"doesn't show hand")
-# The last byte of the text of a line that can be an action (before spaces): see :data:`_ACTION`.
-_ACTION_ENDS = np.zeros(256, dtype=bool)
-_ACTION_ENDS[np.frombuffer(b"0123456789nps])dt ", dtype=np.uint8)] = True
-
-
-def _word(text: bytes) -> np.uint64:
-    """Up to 8 bytes as the little-endian word the chunk's words are compared with."""
-    return np.uint64(int.from_bytes(text, "little"))
-
-
-class _Bytes:
-    """A chunk's text as numpy bytes, and as little-endian words starting at every byte offset.
-
-    Words are read without a copy (numpy allows unaligned strides) from a
-    copy of the text padded with zeros, so a word may start anywhere in it.
-    """
-
-    def __init__(self, piece: NDArray[np.uint8] | bytes) -> None:
-        self.size = len(piece)
-        padded = np.empty(len(piece) + _PAD, dtype=np.uint8)
-        padded[:len(piece)] = np.frombuffer(piece, dtype=np.uint8)
-        padded[len(piece):] = 0
-        self.bytes = padded
-        self.words = np.ndarray(shape=(len(piece) + _PAD - 7,), dtype="<u8", buffer=padded, strides=(1,))
-        self.buffer = pa.py_buffer(piece)
-
-    def has(self, at: np.ndarray, text: bytes) -> NDArray[np.bool_]:
-        """Whether ``text`` is written at each offset ``at`` (offsets in the text, ``text`` at most 24 bytes).
-
-        ``text`` holds no ``\\n`` and no zero byte, so it is never found across a line end.
-        """
-        found: NDArray[np.bool_] = (self.words[at] & _MASKS[min(len(text), 8)]) == _word(text[:8])
-        for k in range(8, len(text), 8):
-            piece = text[k:k + 8]
-            found &= (self.words[at + k] & _MASKS[len(piece)]) == _word(piece)
-        return found
-
-    def slices(self, begin: np.ndarray, end: np.ndarray) -> pa.Array:
-        """The text from ``begin`` to ``end`` of each piece as strings, pieces in order, none
-        overlapping: :func:`pipeline.text.spans` of the text."""
-        return spans(self.buffer, begin, end)
-
-
-def _last_colons(lines: pa.Array, start: np.ndarray) -> NDArray[np.int64]:
-    """Where the last ``": "`` of each line (starting at ``start`` in the text) is, -1 if none: the
-    first ``" :"`` of the line read backwards."""
-    backwards = pc.binary_reverse(lines.cast(pa.large_binary()))
-    found = pc.find_substring(backwards, b" :").to_numpy(zero_copy_only=False).astype(np.int64)
-    length = pc.binary_length(lines).to_numpy(zero_copy_only=False).astype(np.int64)
-    return np.where(found >= 0, start + length - 2 - found, -1)
-
-
-def _bracketed(text: _Bytes, begin: np.ndarray, stop: np.ndarray) -> pa.Array:
-    """The text from each ``begin`` (just after a ``[``) to the first ``]`` before ``stop``, null
-    when there is none: what ``\\[([^\\]]*)\\]`` captures.  Pieces in order, none overlapping."""
-    close = pc.find_substring(text.slices(begin, stop), "]").to_numpy(zero_copy_only=False).astype(np.int64)
-    inside = text.slices(begin, begin + np.maximum(close, 0))
-    return pc.if_else(pa.array(close >= 0), inside, pa.scalar(None, pa.large_string()))
-
-
-def _matching(lines: pa.Array, line: str, block: str) -> NDArray[np.bool_]:
-    """Which of ``lines`` (each with its "\\n", the last maybe without) match the pattern ``line``.
-
-    Most often all of them do: their whole text is matched by ``block``, the same pattern for all
-    the lines at once (:func:`_lines_of`), in one call; else each line is matched alone.
-    """
-    if len(lines):
-        offsets, data, _ = offsets_and_data(lines)
-        whole = pa.Array.from_buffers(pa.large_string(), 1, [None, pa.py_buffer(np.array(
-            [offsets[0], offsets[-1]], dtype=np.int64)), pa.py_buffer(data)])
-        if pc.match_substring_regex(whole, block)[0].as_py():
-            return np.ones(len(lines), dtype=bool)
-    return as_mask(pc.match_substring_regex(lines, line))
-
-
-def _digits(values: NDArray[np.uint8]) -> NDArray[np.bool_]:
-    found: NDArray[np.bool_] = (values >= _ZERO) & (values <= _NINE)
-    return found
-
-
-def _seat_numbers(text: _Bytes, starts: np.ndarray) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """For lines (starting at ``starts``) ``Seat N: ...`` with N of one or two digits: N and where the
-    text after ``": "`` starts; 0 and -1 for any other line.
-
-    Bytes past a line's end are its ``\\n`` (or the padding), which no test below accepts.
-    """
-    byte = text.words[starts + 5].view(np.uint8).reshape(-1, 8)  # bytes 5 to 12 of each line
-    digit = [byte[:, i].astype(np.int64) - _ZERO for i in range(2)]
-    colon = [(byte[:, 1 + i] == _COLON) & (byte[:, 2 + i] == _SPACE) for i in range(2)]
-    one = _digits(byte[:, 0]) & colon[0]
-    two = _digits(byte[:, 0]) & _digits(byte[:, 1]) & colon[1]
-    number = np.where(one, digit[0], np.where(two, 10 * digit[0] + digit[1], 0))
-    return number, np.where(one, 8, np.where(two, 9, -1))
-
-
-def _text(value: str) -> pa.Scalar:
-    """A text scalar of the type the lines have (large_string), for kernels that need one type."""
-    return pa.scalar(value, pa.large_string())
-
-
-def _take(array: pa.Array, rows: np.ndarray) -> pa.Array:
-    return array.take(pa.array(rows, pa.int64()))
-
-
-def _amounts(texts: pa.Array) -> NDArray[np.float64]:
-    """Amounts as written (``$1,500.25``, ``€0.05``, ``1500``) as float64; NaN where empty or null."""
-    plain = pc.replace_substring_regex(texts, "[$€£¥,]", "")
-    fine = as_mask(pc.match_substring_regex(plain, r"^[0-9]+(?:\.[0-9]+)?$"))
-    values = np.full(len(texts), np.nan)
-    if fine.any():
-        values[fine] = pc.cast(plain.filter(pa.array(fine)), pa.float64()).to_numpy(zero_copy_only=False)
-    return values
-
-
 @dataclass
 class _Parsed:
-    """The hands of one chunk, decided; :meth:`batch` cuts them into batches.
+    """The hands of one chunk, decided; :meth:`batch` and :meth:`record_of` cut them into batches.
 
     Arrays are per hand, in file order (hand i of the chunk is row i).
     """
@@ -377,6 +284,7 @@ class _Parsed:
     inconsistent_reason: NDArray[np.str_]
     recorded: NDArray[np.bool_]
     table: pa.Table  # one row per scored hand, in order
+    record: Record  # every hand
 
     def batch(self, begin: int, stop: int) -> Batch:
         """The batch of hands ``begin`` to ``stop`` (positions in the chunk)."""
@@ -407,476 +315,523 @@ class _Parsed:
         batch.last_row = int(self.ordinal[stop - 1]) if stop > begin else 0
         return batch
 
-
-class _Rejects:
-    """The first reason each hand is rejected for, with the line and text of the fault."""
-
-    def __init__(self, hands: int) -> None:
-        self.reason: list[str | None] = [None] * hands
-        self.line = np.zeros(hands, dtype=np.int64)
-        self.text: list[str] = [""] * hands
-        self.mask = np.zeros(hands, dtype=bool)
-
-    def add(self, hands: np.ndarray, lines: np.ndarray, texts: list[str], reasons: list[str]) -> None:
-        """Reject ``hands`` (with the line index and text of each fault) unless already rejected."""
-        for hand, line, text, reason in zip(hands.tolist(), lines.tolist(), texts, reasons):
-            if not self.mask[hand]:
-                self.reason[hand], self.line[hand], self.text[hand] = reason, line, text
-                self.mask[hand] = True
+    def record_of(self, begin: int, stop: int) -> Record:
+        """The Record of hands ``begin`` to ``stop`` (positions in the chunk)."""
+        return self.record.slice(begin, stop)
 
 
-def _parse(piece: NDArray[np.uint8] | bytes, first_line: int, hands_before: int, path: str,
-           newlines: NDArray[np.intp] | None = None) -> _Parsed:
-    """Decide every hand of a chunk of whole hands (text with ``\\n`` line ends, at ``newlines`` if
-    known)."""
-    piece, bad_lines = repair_utf8(piece)  # bytes replaced are never a "\n"
-    text = _Bytes(piece)
-    if newlines is None:
-        newlines = scan.line_ends(text.bytes[:text.size])
-    line_offsets = np.concatenate([[0], newlines + 1, [len(piece)]]).astype(np.int64)
-    if line_offsets[-2] == len(piece):  # the text ends with "\n": its last line is empty
-        line_offsets = line_offsets[:-1]
-    # Lines without a copy: each keeps its "\n" (patterns allow it at the end).
-    lines = pa.Array.from_buffers(pa.large_string(), len(line_offsets) - 1,
-                                  [None, pa.py_buffer(line_offsets), text.buffer])
-    n = len(lines)
-    line_start, line_stop = line_offsets[:-1], line_offsets[1:]
-    content_end = line_stop - 1  # each line's "\n", but the last's if the text does not end with one
-    content_end[-1] += piece[-1] != _NEWLINE
-    # The last byte of each line's text (0: none), which tells what its end can be.
-    last_byte = np.where(content_end > line_start, text.bytes[content_end - 1], 0)
+def _check_headers(lines: raw.Lines, rejects: raw.Rejects) -> NDArray[np.bool_]:
+    """Reject the hands whose header cannot be read, then those of a game other than Texas hold'em;
+    return (hands,) bool: the header is a hold'em hand's.
 
-    # Lines are told apart by their first bytes: the first one narrows, the others are compared as
-    # words, in numpy.
-    first_byte = text.bytes[line_start]
-
-    def starting(prefix: str) -> NDArray[np.int64]:
-        """The lines that start with ``prefix``."""
-        wanted = prefix.encode()
-        rows = np.flatnonzero(first_byte == wanted[0])
-        found: NDArray[np.int64] = rows[text.has(line_start[rows], wanted)]
-        return found
-
-    # Hands: a line that starts one, and each line's hand.
-    candidates = starting("PokerStars ")
-    start = np.zeros(n, dtype=bool)
-    start[candidates[_matching(_take(lines, candidates), HAND_START, _HAND_STARTS)]] = True
-    start[0] = True  # a chunk starts at a hand (the file's first line is a header)
-    hand_of = np.cumsum(start) - 1
-    starts = np.flatnonzero(start)
-    hands = len(starts)
-    rejects = _Rejects(hands)
-
-    def line_texts(rows: np.ndarray) -> list[str]:
-        got: list[str] = [line.rstrip("\n") for line in _take(lines, rows).to_pylist()]
-        return got
-
-    def reject_lines(rows: np.ndarray, reason: str | list[str]) -> None:
-        """Reject the hands of the lines at ``rows`` (first fault of each hand)."""
-        if not len(rows):
-            return
-        hand_rows, first = np.unique(hand_of[rows], return_index=True)
-        chosen = rows[first]
-        texts = line_texts(chosen)
-        reasons = [reason] * len(chosen) if isinstance(reason, str) else [reason[i] for i in first]
-        rejects.add(hand_rows, chosen, texts, reasons)
-
-    # Sections: '*** ' markers; the lines before the first are the preamble (seats, blinds).
-    markers = starting("*** ")
-    marker_word = text.words[line_start[markers] + 4]  # the title's first 8 bytes, read once
-
-    def marked(title: str) -> NDArray[np.int64]:
-        """The marker lines "*** TITLE ***..." (``title`` of 8 bytes or more, "*** " included)."""
-        wanted = title.encode()
-        rows = markers[marker_word == _word(wanted[4:12])]
-        found: NDArray[np.int64] = rows[text.has(line_start[rows] + 12, wanted[12:])]
-        return found
-
-    is_marker = np.zeros(n, dtype=bool)
-    is_marker[markers] = True
-    first_marker = first_per(hand_of[markers], hands, markers, fill=n + 1)
-    summary_mark = marked("*** SUMMARY ***")
-    summary_at = first_per(hand_of[summary_mark], hands, summary_mark, fill=n + 1)
-    has_summary = summary_at <= n
-
-    def preamble(rows: np.ndarray, hand: np.ndarray | None = None) -> NDArray[np.bool_]:
-        hand = hand_of[rows] if hand is None else hand
-        found: NDArray[np.bool_] = (rows > starts[hand]) & (rows < first_marker[hand])
-        return found
-
-    def in_summary(rows: np.ndarray, hand: np.ndarray | None = None) -> NDArray[np.bool_]:
-        found: NDArray[np.bool_] = rows > summary_at[hand_of[rows] if hand is None else hand]
-        return found
-
-    def flag(rows: np.ndarray) -> NDArray[np.bool_]:
-        per_hand = np.zeros(hands, dtype=bool)
-        per_hand[hand_of[rows]] = True
-        return per_hand
-
-    showdown = flag(marked("*** SHOW DOWN ***"))
-    twice = flag(np.concatenate([marked("*** FIRST SHOW DOWN ***"), marked("*** FIRST FLOP ***"),
-                                 starting("Hand was run twice"), starting("FIRST Board [")]))
-    cancelled = flag(starting("Hand cancelled"))
-
-    # Header: a header of the common form is a hold'em hand as it stands (the pattern with
-    # captures, slower, runs on the others here, and on the hands scored at the end).
-    headers = _take(lines, starts)
+    A header of the common form is a hold'em hand as it stands (the pattern with captures, slower,
+    runs on the others only).
+    """
+    headers = lines.take(lines.starts)
     header_ok = _matching(headers, _HEADER_HOLDEM, _HEADERS_HOLDEM)
     holdem_game = header_ok.copy()
     other_headers = np.flatnonzero(~header_ok)
     other_header = pc.extract_regex(headers.take(pa.array(other_headers, pa.int64())), _HEADER)
     header_ok[other_headers] = other_header.is_valid().to_numpy(zero_copy_only=False)
-    other_variant = _variant(other_header)
+    other_variant = raw.variant(other_header)
     holdem_game[other_headers] = as_mask(pc.starts_with(other_variant, "Hold'em "))
-    reject_lines(starts[~header_ok], "hand header not understood")
+    rejects.at(lines.starts[~header_ok], "hand header not understood")
     other = np.flatnonzero(header_ok & ~holdem_game)
     variant_text = other_variant.take(pa.array(np.searchsorted(other_headers, other), pa.int64())).to_pylist()
-    reject_lines(starts[other], [f"game {shown(str(name))} is not Texas hold'em" for name in variant_text])
+    rejects.at(lines.starts[other], [f"game {shown(str(name))} is not Texas hold'em"
+                                     for name in variant_text])
+    return header_ok & holdem_game
 
-    # The bytes were replaced: the hand is not read as if they were fine.
-    reject_lines(bad_lines, "bytes that are not UTF-8 text")
-    reject_lines(starts[~has_summary], "hand cut short: no *** SUMMARY *** line")
 
-    # Seats: "Seat N: NAME (STACK in chips)" in the preamble.  A name without a parenthesis
-    # (nearly all) is cut by plain searches; the others by the full pattern, with captures.
-    seat_lines = starting("Seat ")
-    seat_line_hand = hand_of[seat_lines]
-    seat_numbers, name_at = _seat_numbers(text, line_start[seat_lines])
-    in_preamble = preamble(seat_lines, seat_line_hand)
-    seat_candidates, candidate_name_at = seat_lines[in_preamble], name_at[in_preamble]
-    candidate_numbers = seat_numbers[in_preamble]
-    candidate_lines = _take(lines, seat_candidates)
-    plain = _matching(candidate_lines, _PLAIN_SEAT, _PLAIN_SEATS) & (candidate_name_at > 0)
-    plain_rows = seat_candidates[plain]
-    plain_at = candidate_name_at[plain]
-    paren = pc.find_substring(candidate_lines.filter(pa.array(plain)), " (").to_numpy(
-        zero_copy_only=False).astype(np.int64)
-    plain_names = text.slices(line_start[plain_rows] + plain_at, line_start[plain_rows] + paren)
-    other_rows = seat_candidates[~plain]
-    seat_found = pc.extract_regex(candidate_lines.filter(pa.array(~plain)), _SEAT)
-    seat_ok = seat_found.is_valid().to_numpy(zero_copy_only=False)
-    seat_fields = seat_found.filter(pa.array(seat_ok))
-    seat_text = seat_fields.field("seat")
-    # A number of more digits than any seat has may not fit in int64: read as 0, out of range below.
-    too_long = pc.greater(pc.utf8_length(seat_text), 3)
-    seat_text = pc.if_else(too_long, pa.scalar("0", seat_text.type), seat_text)
-    other_numbers = pc.cast(seat_text, pa.int64()).to_numpy(zero_copy_only=False) \
-        if seat_ok.any() else np.zeros(0, np.int64)
-    other_rows = other_rows[seat_ok]
+@dataclass
+class _Seats:
+    """The seat lines of the preambles that are kept, in line order (shape (seats,) each).
 
-    def lengths(strings: pa.Array) -> NDArray[np.int64]:
-        found: NDArray[np.int64] = pc.binary_length(strings).to_numpy(zero_copy_only=False).astype(np.int64)
-        return found
+    Names are matched as codes: one dictionary of the chunk's seated names, so that equal names have
+    equal codes; a seat line, an action or a collection is a (hand, code) key.
+    """
 
-    seat_rows = np.concatenate([plain_rows, other_rows])
-    order = np.argsort(seat_rows, kind="stable")
-    seat_rows = seat_rows[order]
-    seat_no = np.concatenate([candidate_numbers[plain], other_numbers])[order]
-    seat_name = pa.concat_arrays([plain_names, seat_fields.field("name").cast(pa.large_string())]).take(
-        pa.array(order))
-    name_length = np.concatenate([paren - plain_at, lengths(seat_fields.field("name"))])[order]
-    seat_hand = hand_of[seat_rows]
-    out_of_range = (seat_no < 1) | (seat_no > _SEATS)
-    reject_lines(seat_rows[out_of_range], f"seats are numbered 1 to {_SEATS}")
-    keep = ~out_of_range
-    seat_rows, seat_no, seat_hand = seat_rows[keep], seat_no[keep], seat_hand[keep]
-    name_length = name_length[keep]
-    seat_name = seat_name.filter(pa.array(keep))
-    pair = seat_hand * (_SEATS + 1) + seat_no
+    found: raw.SeatLines  # every seat line read
+    rows: NDArray[np.int64]
+    number: NDArray[np.int64]  # the seat number, 1 to 10
+    name: pa.Array
+    name_length: NDArray[np.int64]
+    stack: NDArray[np.float64]
+    marked: NDArray[np.bool_]  # the line says "is sitting out" or "out of hand"
+    hand: NDArray[np.int64]
+    code: NDArray[np.int64]  # the name's code in ``names``, the chunk's seated names, each once
+    names: pa.Array
+    keys: pa.Array  # (hand, code) of each seat, as hand * len(names) + code
+    sorted_keys: NDArray[np.int64]  # the same, ascending
+    by_key: NDArray[np.int64]  # the seat of each of ``sorted_keys``
+    of_hand: NDArray[np.int64]  # (hands, 10): the seat by hand and seat number - 1, -1 for none
+
+    def seated(self, hand: np.ndarray, names: pa.Array) -> NDArray[np.int64]:
+        """The seat number (1-based) of each name in its ``hand``, 0 when not seated there."""
+        code = pc.index_in(names, value_set=self.names).fill_null(-1).to_numpy(zero_copy_only=False)
+        keys = np.where(code >= 0, hand * len(self.names) + code, -1)
+        if 4 * len(keys) < len(self.by_key):  # a few names: a search, no hash table of every seat built
+            at = np.minimum(np.searchsorted(self.sorted_keys, keys), len(self.by_key) - 1)
+            found = np.where(self.sorted_keys[at] == keys, self.by_key[at], -1)
+        else:
+            found = pc.index_in(pa.array(keys, pa.int64()), value_set=self.keys).fill_null(-1).to_numpy(
+                zero_copy_only=False)
+        return np.where(found >= 0, self.number[np.maximum(found, 0)] if len(self.number) else 0, 0)
+
+
+def _seats(lines: raw.Lines, rejects: raw.Rejects) -> _Seats:
+    """The seats of the preambles' seat lines; the hands of bad ones rejected: a seat numbered out of
+    1 to 10, a seat listed twice, a name seated twice, no seat at all."""
+    found = raw.seat_lines(lines, (_PLAIN_SEAT, _PLAIN_SEATS), _SEAT)
+    out_of_range = (found.number < 1) | (found.number > _SEATS)
+    rejects.at(found.rows[out_of_range], f"seats are numbered 1 to {_SEATS}")
+    keep = np.flatnonzero(~out_of_range)
+    rows, number, name = found.rows[keep], found.number[keep], raw.take(found.name, keep)
+    hand = lines.hand_of[rows]
+    pair = hand * (_SEATS + 1) + number
     _, first_pair, pair_counts = np.unique(pair, return_index=True, return_counts=True)
     twice_seated = np.isin(pair, pair[first_pair[pair_counts > 1]]) if len(pair) else np.zeros(0, bool)
-    reject_lines(seat_rows[twice_seated], "a seat is listed twice")
-    # Names are matched as codes: one dictionary of the chunk's seated names, so that equal names
-    # have equal codes; a seat line, an action or a collection by (hand, code).
-    seat_names = seat_name.dictionary_encode()
-    known_names = seat_names.dictionary
-    seat_code = seat_names.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    seat_key = seat_hand * len(known_names) + seat_code
-    by_key = np.argsort(seat_key, kind="stable")  # nearly sorted already: by hand
-    same_key = seat_key[by_key][1:] == seat_key[by_key][:-1]
-    doubled = np.zeros(len(seat_rows), dtype=bool)
+    rejects.at(rows[twice_seated], "a seat is listed twice")
+    encoded = name.dictionary_encode()
+    code = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    key = hand * len(encoded.dictionary) + code
+    by_key = np.argsort(key, kind="stable")  # nearly sorted already: by hand
+    same_key = key[by_key][1:] == key[by_key][:-1]
+    doubled = np.zeros(len(rows), dtype=bool)
     doubled[by_key[1:][same_key]] = doubled[by_key[:-1][same_key]] = True
-    seat_keys = pa.array(seat_key, pa.int64())
-    reject_lines(seat_rows[doubled], "a name is seated twice")
-    no_seats = np.bincount(seat_hand, minlength=hands) == 0
-    reject_lines(starts[no_seats], "no seat lines")
-    seat_of_hand = np.full((hands, _SEATS), -1, dtype=np.int64)  # seat-row index by hand and seat
-    seat_of_hand[seat_hand, seat_no - 1] = np.arange(len(seat_rows))
+    rejects.at(rows[doubled], "a name is seated twice")
+    rejects.at(lines.starts[np.bincount(hand, minlength=lines.hands) == 0], "no seat lines")
+    of_hand = np.full((lines.hands, _SEATS), -1, dtype=np.int64)
+    of_hand[hand, number - 1] = np.arange(len(rows))
+    more = np.flatnonzero(found.said_more[keep])
+    marked = np.zeros(len(rows), dtype=bool)
+    marked[more] = as_mask(pc.match_substring_regex(lines.take(rows[more]), _SITTING_OUT))
+    return _Seats(found=found, rows=rows, number=number, name=name, name_length=found.name_length[keep],
+                  stack=found.stack[keep], marked=marked, hand=hand, code=code, names=encoded.dictionary,
+                  keys=pa.array(key, pa.int64()), sorted_keys=key[by_key], by_key=by_key, of_hand=of_hand)
 
-    def seated(rows: np.ndarray, names: pa.Array) -> NDArray[np.int64]:
-        """The seat number (1-based) of each name in the hand of its line, 0 when not seated there."""
-        code = pc.index_in(names, value_set=known_names).fill_null(-1).to_numpy(
-            zero_copy_only=False).astype(np.int64)
-        keys = pa.array(np.where(code >= 0, hand_of[rows] * len(known_names) + code, -1), pa.int64())
-        found = pc.index_in(keys, value_set=seat_keys).fill_null(-1).to_numpy(zero_copy_only=False)
-        return np.where(found >= 0, seat_no[np.maximum(found, 0)] if len(seat_no) else 0, 0)
 
-    # Actions: "NAME: WORDS", the name before the last ": ", the words the site's own.  Words
-    # of a fixed form are found at the end of the line (they hold no ": ").  In the other lines
-    # that can end as an action (by their last byte), the words after the first ": " are read by
-    # the full pattern, once per different text; a line whose words hold another ": " (its name
-    # holds one) is searched for its last.
-    body_lines = ~start & ~is_marker & (np.arange(n) <= summary_at[hand_of])
-    in_body = body_lines.copy()
-    in_body[seat_rows] = False
-    colon = np.full(n, -1, dtype=np.int64)  # where the last ": " of each action line is
-    for end in {words[-1] for words in _PLAIN_ACTIONS}:
-        rows = np.flatnonzero(last_byte == end)
-        rows = rows[in_body[rows]]
-        for words in _PLAIN_ACTIONS:
-            if words[-1] == end:
-                form = b": " + words
-                found = rows[(content_end[rows] - line_start[rows] >= len(form)) & text.has(
-                    content_end[rows] - len(form), form)]
-                colon[found] = content_end[found] - len(form)
-    candidates = np.flatnonzero(in_body & (colon < 0) & _ACTION_ENDS[last_byte])
-    candidate_lines = _take(lines, candidates)
-    first_colon = pc.find_substring(candidate_lines, ": ").to_numpy(zero_copy_only=False).astype(np.int64)
-    rows = candidates[first_colon >= 0]
-    first_at = line_start[rows] + first_colon[first_colon >= 0]
-    # The words after the first ": ", read once per different text (the same words recur).
-    words = text.slices(first_at + 2, line_stop[rows]).dictionary_encode()
-    texts = words.dictionary
-    word_code = words.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    colon_again = as_mask(pc.match_substring(texts, ": "))[word_code]
-    read = as_mask(pc.match_substring_regex(texts, _ACTION))[word_code] & ~colon_again
-    colon[rows[read]] = first_at[read]
-    # Another ": " after the first: the name holds one, and the last one is sought.
-    rows = rows[colon_again]
-    rows = rows[as_mask(pc.match_substring_regex(_take(lines, rows), _ACTION_AFTER))]
-    colon[rows] = _last_colons(_take(lines, rows), line_start[rows])
-    action_rows = np.flatnonzero(colon >= 0)
-    action_at = colon[action_rows]
-    words_at = action_at + 2
-    actor_names = text.slices(line_start[action_rows], action_at)
+@dataclass
+class _Actions:
+    """The action lines of the hands' bodies (:class:`~pipeline.formats.pokerstars_text.ActionLines`),
+    in line order (shape (actions,) each), and what their words say."""
 
-    # Collections: "NAME collected AMOUNT from pot | main pot | side pot[-N]", read in the body's
-    # lines whose end may be that: " pot", "pot-" and digits, or a space.  An action never ends so.
-    open_end = np.where(body_lines & (colon < 0), last_byte, 0)
-    pot = np.flatnonzero(open_end == ord("t"))
-    pot = pot[(content_end[pot] - line_start[pot] >= 4) & text.has(content_end[pot] - 4, b" pot")]
-    numbered = np.flatnonzero(_digits(open_end))
-    numbered_pot = []
-    for count in range(1, 13):  # "pot-" before the last digits, as many as there are
-        before = content_end[numbered] - count
-        numbered_pot.append(numbered[(before - 4 >= line_start[numbered]) & text.has(
-            np.maximum(before - 4, 0), b"pot-")])
-        more = (before - 1 >= line_start[numbered]) & _digits(text.bytes[np.maximum(before - 1, 0)])
-        numbered = numbered[more]
-    # Also more digits than counted, and spaces at the end: the pattern reads them all.
-    collect_candidates = np.unique(np.concatenate([pot, *numbered_pot, numbered,
-                                                   np.flatnonzero(open_end == _SPACE)]))
-    collect_lines = _take(lines, collect_candidates)
-    collect_ok = _matching(collect_lines, _COLLECT, _COLLECTS)
-    collect_rows = collect_candidates[collect_ok]
-    # The line matched the pattern: the name is before the last " collected ", the amount (no
-    # space in it) after it, then " from " and the pot, until the spaces and the line end.
-    name_and_rest = pc.split_pattern(collect_lines.filter(pa.array(collect_ok)), " collected ",
-                                     max_splits=1, reverse=True)
-    collector_name = pc.list_element(name_and_rest, 0)
-    amount_and_pot = pc.split_pattern(pc.list_element(name_and_rest, 1), " from ", max_splits=1)
+    found: raw.ActionLines
+    actor: NDArray[np.int64]  # the actor's seat number, 0 where not seated (filled by _name_actors)
+    kind: NDArray[np.int64]  # an index in :data:`_KINDS`, -1 for words that are no action of the model
+    amount: NDArray[np.float64]  # the amount the words say (a raise: its total), NaN for none
+    all_in: NDArray[np.bool_]
 
-    # Names of actions and collections, looked up at once: each in the seat lines of its hand.
-    seat_found = seated(np.concatenate([action_rows, collect_rows]), pa.concat_arrays(
-        [actor_names, collector_name.cast(pa.large_string())]))
-    actor, collector = seat_found[:len(action_rows)], seat_found[len(action_rows):]
-    unseated = np.flatnonzero(actor == 0)
-    names_shown = actor_names.take(pa.array(unseated)).to_pylist()
-    reject_lines(action_rows[unseated], [f"action of {shown(str(name))}, who is not seated"
-                                         for name in names_shown])
-    unseated = np.flatnonzero(collector == 0)
-    names_shown = collector_name.take(pa.array(unseated)).to_pylist()
-    reject_lines(collect_rows[unseated], [f"{shown(str(name))} collects, but is not seated"
-                                          for name in names_shown])
 
-    # Cards shown, and hands mucked: only a showdown needs them.
-    at_showdown = np.flatnonzero(showdown[hand_of[action_rows]] & (actor > 0))
-    shows = at_showdown[text.has(words_at[at_showdown], b"shows [")]
-    shown_cards = _bracketed(text, words_at[shows] + len("shows ["), line_stop[action_rows[shows]])
-    two = as_mask(pc.match_substring_regex(shown_cards, _TWO_CARDS))
-    revealed = np.full((hands, _SEATS), -1, dtype=np.int64)  # index into shown_cards, -1: none
+def _actions(lines: raw.Lines, seats: _Seats) -> _Actions:
+    """The action lines, and each different words' kind (the first of :data:`_KINDS` they start
+    with), amount and all in (:data:`_WORDS_AMOUNT`)."""
+    found = raw.action_lines(lines, seats.rows, _PLAIN_ACTIONS, _ACTION_ENDS, (_ACTION, _ACTION_AFTER))
+    kind = np.full(len(found.words), -1, dtype=np.int64)
+    for index, (prefix, _) in enumerate(_KINDS):
+        kind[(kind < 0) & as_mask(pc.starts_with(found.words, prefix.decode()))] = index
+    said = pc.extract_regex(found.words, _WORDS_AMOUNT)
+    amount, all_in = raw.amounts(said.field("amount")), as_mask(pc.not_equal(said.field("all_in"), ""))
+    return _Actions(found=found, actor=np.zeros(len(found.rows), np.int64), kind=kind[found.word],
+                    amount=amount[found.word], all_in=all_in[found.word])
+
+
+@dataclass
+class _Collections:
+    """The collections (:func:`~pipeline.formats.pokerstars_text.collection_lines`), in line order."""
+
+    rows: NDArray[np.int64]
+    names: pa.Array
+    amount: NDArray[np.float64]
+    pot: pa.Array  # the pot, with what ends the line
+    collector: NDArray[np.int64]  # the collector's seat number, 0 where not seated (filled by _name_actors)
+
+
+def _name_actors(lines: raw.Lines, seats: _Seats, rejects: raw.Rejects, actions: _Actions,
+                 collections: _Collections) -> None:
+    """The seats of the names of actions and collections, looked up at once: each in the seat lines
+    of its hand.  A name not seated there rejects its hand: it is never guessed."""
+    rows = np.concatenate([actions.found.rows, collections.rows])
+    found = seats.seated(lines.hand_of[rows], pa.concat_arrays([actions.found.names, collections.names]))
+    actions.actor, collections.collector = found[:len(actions.found.rows)], found[len(actions.found.rows):]
+    unseated = np.flatnonzero(actions.actor == 0)
+    names = raw.take(actions.found.names, unseated).to_pylist()
+    rejects.at(actions.found.rows[unseated], [f"action of {shown(str(name))}, who is not seated"
+                                              for name in names])
+    unseated = np.flatnonzero(collections.collector == 0)
+    rejects.at(collections.rows[unseated], [f"{shown(str(name))} collects, but is not seated"
+                                            for name in raw.take(collections.names, unseated).to_pylist()])
+
+
+@dataclass
+class _Showdown:
+    """What the hands show and pay: per hand and seat (shape (hands, 10)) and per hand (shape (hands,))."""
+
+    hands: NDArray[np.bool_]  # (hands,): the hand has a "*** SHOW DOWN ***"
+    shown: NDArray[np.bool_]  # (hands,): it has one, or a player shows
+    shows: NDArray[np.int64]  # the actions "shows [..]" of seated players (indexes in the actions)
+    cards: pa.Array  # the cards of each of them
+    revealed: NDArray[np.int64]  # the index in ``cards`` of the seat's two cards shown at a showdown, -1
+    mucked: NDArray[np.bool_]  # at a showdown
+    live: NDArray[np.bool_]  # the seat's summary line does not say it folded (read at a showdown)
+    collected: NDArray[np.float64]  # (hands,): what the winners collected, cash-outs included
+    winners: NDArray[np.int64]  # (hands,): bit s - 1 for seat s, a winner of the main pot
+    recorded: NDArray[np.bool_]  # (hands,): the record names someone paid
+    # The summary's "showed [..]" and "mucked [..]": their hand, slot and cards, in line order.
+    summary_cards: tuple[NDArray[np.int64], NDArray[np.int64], pa.Array]
+
+
+def _shows(lines: raw.Lines, actions: _Actions) -> _Showdown:
+    """Cards shown, and, at a showdown (only a showdown scored needs them), the seats' two cards
+    shown and the hands mucked."""
+    hands, rows, actor = lines.hands, actions.found.rows, actions.actor
+    showdown, hand = lines.flag(lines.marked("*** SHOW DOWN ***")), lines.hand_of[rows]
+    shows = np.flatnonzero((actor > 0) & (actions.kind == _SHOW))
+    cards = raw.bracketed(lines.text, actions.found.colon[shows] + len(": shows ["),
+                          lines.line_stop[rows[shows]])
+    two = as_mask(pc.match_substring_regex(cards, _TWO_CARDS))
+    revealed = np.full((hands, _SEATS), -1, dtype=np.int64)
     # The last show of a seat counts (a player may show again at the showdown).
-    shows_hand, shows_seat = hand_of[action_rows[shows]], actor[shows] - 1
-    if len(shows):
-        order = np.arange(len(shows))
-        last = np.unique((shows_hand * _SEATS + shows_seat)[::-1], return_index=True)[1]
-        chosen = order[::-1][last]
-        revealed[shows_hand[chosen], shows_seat[chosen]] = np.where(two[chosen], chosen, -1)
+    counted = np.flatnonzero(showdown[hand[shows]])
+    if len(counted):
+        last = np.unique((hand[shows[counted]] * (_SEATS + 1) + actor[shows[counted]])[::-1],
+                         return_index=True)[1]
+        chosen = counted[::-1][last]
+        revealed[hand[shows[chosen]], actor[shows[chosen]] - 1] = np.where(two[chosen], chosen, -1)
     mucked = np.zeros((hands, _SEATS), dtype=bool)
-    mucks = at_showdown[text.has(words_at[at_showdown], b"mucks hand")]
-    mucked[hand_of[action_rows[mucks]], actor[mucks] - 1] = True
+    mucks = np.flatnonzero((actor > 0) & (actions.kind == _MUCK) & showdown[hand])
+    mucked[hand[mucks], actor[mucks] - 1] = True
+    shown = showdown.copy()
+    shown[hand[shows]] = True
+    return _Showdown(hands=showdown, shown=shown, shows=shows, cards=cards, revealed=revealed, mucked=mucked,
+                     live=np.zeros((hands, _SEATS), dtype=bool), collected=np.zeros(hands),
+                     winners=np.zeros(hands, dtype=np.int64), recorded=np.zeros(hands, dtype=bool),
+                     summary_cards=(np.zeros(0, np.int64), np.zeros(0, np.int64),
+                                    pa.nulls(0, pa.large_string())))
 
-    # What was collected, and by whom: only a showdown scored needs it.
-    collected = np.zeros(hands)
-    counted = np.flatnonzero(showdown[hand_of[collect_rows]])
-    counted_parts = amount_and_pot.take(pa.array(counted, pa.int64()))
-    amounts = _amounts(pc.list_element(counted_parts, 0))
-    np.add.at(collected, hand_of[collect_rows[counted]], np.nan_to_num(amounts))
-    pots = pc.utf8_rtrim(pc.list_element(counted_parts, 1), characters=" \n")
+
+def _collected(lines: raw.Lines, collections: _Collections, showdown: _Showdown) -> None:
+    """What was collected at each showdown, and the seats paid from the main pot."""
+    rows = collections.rows
+    counted = np.flatnonzero(showdown.hands[lines.hand_of[rows]])
+    np.add.at(showdown.collected, lines.hand_of[rows[counted]], np.nan_to_num(collections.amount[counted]))
+    pots = pc.utf8_rtrim(raw.take(collections.pot, counted), characters=" \n")
     main_pot = as_mask(pc.is_in(pots, value_set=pa.array(["pot", "main pot"])))
-    main = counted[main_pot & (collector[counted] > 0)]
-    winners = np.zeros(hands, dtype=np.int64)
-    np.bitwise_or.at(winners, hand_of[collect_rows[main]], np.left_shift(1, collector[main] - 1))
+    main = counted[main_pot & (collections.collector[counted] > 0)]
+    np.bitwise_or.at(showdown.winners, lines.hand_of[rows[main]],
+                     np.left_shift(1, collections.collector[main] - 1))
 
-    # Summary: each seat's fate, after "Seat N: " and that seat's name, exactly.
-    summary = in_summary(seat_lines, seat_line_hand) & (name_at > 0)
-    summary_rows, summary_seat, summary_at_name = seat_lines[summary], seat_numbers[summary], name_at[summary]
-    in_range = (summary_seat >= 1) & (summary_seat <= _SEATS)
-    seat_row = np.where(in_range, seat_of_hand[hand_of[summary_rows],
-                                               np.clip(summary_seat, 1, _SEATS) - 1], -1)
-    known = seat_row >= 0
-    # "Seat 3: ", never "Seat 03: ": the number as written, then the name, byte for byte.
-    named = known & ((summary_at_name == 8) | (text.bytes[line_start[summary_rows] + 5] != _ZERO))
-    row_of = np.maximum(seat_row, 0)
-    expected_length = name_length[row_of] if len(seat_rows) else np.zeros(len(summary_rows), np.int64)
-    named &= line_stop[summary_rows] - line_start[summary_rows] - summary_at_name >= expected_length
-    fate_at = line_start[summary_rows] + summary_at_name
-    check = np.flatnonzero(named)
-    if len(check):
-        code = pc.index_in(text.slices(fate_at[check], fate_at[check] + expected_length[check]),
-                           value_set=known_names).fill_null(-1).to_numpy(zero_copy_only=False)
-        named[check] = code == seat_code[row_of[check]]
-    fate_at += expected_length
+
+def _summary(lines: raw.Lines, seats: _Seats, rejects: raw.Rejects, collections: _Collections,
+             showdown: _Showdown) -> None:
+    """Each seat's fate in the summary, after "Seat N: " and that seat's name, exactly; a line that
+    does not name its seat's player rejects its hand.  The cards each fate shows; at a showdown,
+    who folded, who mucked, and who won the pot and cashed out instead."""
+    text, hands = lines.text, lines.hands
+    rows, number, named, fate_at = raw.summary_lines(lines, seats.found, seats.of_hand, seats.name_length,
+                                                     (seats.code, seats.names))
     wrong = np.flatnonzero(~named)
-    reject_lines(summary_rows[wrong], [f"summary line of seat {summary_seat[i]} does not name its player"
-                                       for i in wrong])
-    read = np.flatnonzero(named & showdown[hand_of[summary_rows]])  # a fate counts at a showdown only
-    fates = text.slices(fate_at[read], line_stop[summary_rows[read]])
-    summary_hand, summary_index = hand_of[summary_rows[read]], summary_seat[read] - 1
+    rejects.at(rows[wrong], [f"summary line of seat {number[i]} does not name its player" for i in wrong])
+    # A fate counts at a showdown, and its cards where someone shows (they are in the summary then).
+    read = np.flatnonzero(named & showdown.shown[lines.hand_of[rows]])
+    fates = text.slices(fate_at[read], lines.line_stop[rows[read]])
+    fate_hand, fate_index = lines.hand_of[rows[read]], number[read] - 1
     # Each different fate is read once (the same ones recur).
     fate = fates.dictionary_encode()
     fate_texts, fate_code = fate.dictionary, fate.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    live = np.zeros((hands, _SEATS), dtype=bool)
-    live[summary_hand, summary_index] = ~as_mask(pc.match_substring_regex(fate_texts, _TAGS + " folded"))[
-        fate_code]
-    mucks_late = as_mask(pc.match_substring_regex(fate_texts, _TAGS + " mucked"))[fate_code]
-    mucked[summary_hand[mucks_late], summary_index[mucks_late]] = True
+    cards_at = np.where(as_mask(pc.match_substring_regex(fate_texts, _TAGS + r" (?:showed|mucked) \[")),
+                        raw.found_in(fate_texts, "[") + 1, -1)[fate_code]
+    with_cards = np.flatnonzero(cards_at > 0)
+    showdown.summary_cards = (fate_hand[with_cards], fate_index[with_cards], raw.bracketed(
+        text, fate_at[read][with_cards] + cards_at[with_cards], lines.line_stop[rows[read][with_cards]]))
+    at_showdown = showdown.hands[fate_hand]  # the rest counts at a showdown only
+    folded = as_mask(pc.match_substring_regex(fate_texts, _TAGS + " folded"))[fate_code]
+    showdown.live[fate_hand[at_showdown], fate_index[at_showdown]] = ~folded[at_showdown]
+    late = at_showdown & as_mask(pc.match_substring_regex(fate_texts, _TAGS + " mucked"))[fate_code]
+    showdown.mucked[fate_hand[late], fate_index[late]] = True
     cashed_out = as_mask(pc.match_substring(fate_texts, "(pot not awarded as player cashed out)"))
-    cash = np.flatnonzero(cashed_out[fate_code])
+    cash = np.flatnonzero(cashed_out[fate_code] & at_showdown)
     cash_found = pc.extract_regex(fates.take(pa.array(cash)), _CASHED_OUT)
     cash_ok = cash_found.is_valid().to_numpy(zero_copy_only=False)
-    cash, cash_amount = cash[cash_ok], _amounts(cash_found.field("amount").filter(pa.array(cash_ok)))
-    np.add.at(collected, summary_hand[cash], np.nan_to_num(cash_amount))
-    np.bitwise_or.at(winners, summary_hand[cash], np.left_shift(1, summary_index[cash]))
-    recorded = (np.bincount(hand_of[collect_rows], minlength=hands) + np.bincount(
-        summary_hand[cash], minlength=hands)) > 0
+    cash, cash_amount = cash[cash_ok], raw.amounts(cash_found.field("amount").filter(pa.array(cash_ok)))
+    np.add.at(showdown.collected, fate_hand[cash], np.nan_to_num(cash_amount))
+    np.bitwise_or.at(showdown.winners, fate_hand[cash], np.left_shift(1, fate_index[cash]))
+    showdown.recorded = (np.bincount(lines.hand_of[collections.rows], minlength=hands) + np.bincount(
+        fate_hand[cash], minlength=hands)) > 0
 
-    # Total pot and rake; the board: the first line of each in the summary, read at a showdown.
-    def first_in_summary(prefix: str) -> NDArray[np.int64]:
-        rows = starting(prefix)
-        rows = rows[in_summary(rows)]
-        found = first_per(hand_of[rows], hands, rows)
-        found[~showdown] = -1
-        return found
 
-    total_row = first_in_summary("Total pot ")
+@dataclass
+class _Totals:
+    """The summary's total pot and rake, and its board, per hand (shape (hands,))."""
+
+    pot: NDArray[np.float64]
+    rake: NDArray[np.float64]
+    has_total: NDArray[np.bool_]
+    board: pa.Array  # the board's cards as written, "" where none
+    board_cards: NDArray[np.int64]
+
+
+def _totals(lines: raw.Lines) -> _Totals:
+    """Total pot and rake; the board: the first line of each in the summary."""
+    total_row = lines.first_in_summary("Total pot ")
     has_total = total_row >= 0
-    total_found = pc.extract_regex(_take(lines, total_row[has_total]), _TOTAL)
-    pot = np.full(hands, np.nan)
-    rake = np.full(hands, np.nan)
-    pot[has_total] = _amounts(total_found.field("total"))
-    rake[has_total] = _amounts(total_found.field("rake"))
-    inconsistent = ~(np.abs(pot - rake - collected) <= 1e-9 * (1 + np.abs(pot)))
-    inconsistent_reason = np.where(has_total, "total pot less rake is not what was collected",
-                                   "no total pot and rake line")
-    board_row = first_in_summary("Board [")
-    has_board = board_row >= 0
-    board_rows = board_row[has_board]
-    board_found = _bracketed(text, line_start[board_rows] + len("Board ["), line_stop[board_rows])
-    board_text = pc.if_else(pa.array(has_board), _take(board_found, np.maximum(
-        np.cumsum(has_board) - 1, 0)) if has_board.any() else pa.nulls(hands, pa.large_string()), "")
-    board_cards = (pc.utf8_length(board_text).to_numpy(zero_copy_only=False) + 1) // 3
+    pot, rake = np.full(lines.hands, np.nan), np.full(lines.hands, np.nan)
+    pot[has_total], rake[has_total] = raw.totals(lines, total_row[has_total], _TOTAL)
+    board = raw.board_texts(lines)
+    return _Totals(pot=pot, rake=rake, has_total=has_total, board=board,
+                   board_cards=(pc.utf8_length(board).to_numpy(zero_copy_only=False) + 1) // 3)
 
-    # Outcomes, in the order of the rules.
+
+def _outcomes(lines: raw.Lines, rejects: raw.Rejects, showdown: _Showdown,
+              totals: _Totals) -> tuple[NDArray[np.int64], list[str | None], NDArray[np.bool_]]:
+    """Each hand's outcome, in the order of the rules; why a hand set apart is, and the seats scored."""
+    hands = lines.hands
+    twice = lines.flag(np.concatenate([
+        lines.marked("*** FIRST SHOW DOWN ***"), lines.marked("*** FIRST FLOP ***"),
+        lines.starting("Hand was run twice"), lines.starting("FIRST Board [")]))
+    cancelled = lines.flag(lines.starting("Hand cancelled"))
     rejected = rejects.mask
     apart = ~rejected & (twice | cancelled)
     apart_reason: list[str | None] = [None] * hands
     for hand in np.flatnonzero(apart):
         apart_reason[hand] = "cancelled" if cancelled[hand] else "run twice"
-    without = ~rejected & ~apart & ~showdown
+    without = ~rejected & ~apart & ~showdown.hands
+    live, mucked, revealed = showdown.live, showdown.mucked, showdown.revealed
     scored_seats = live & ~mucked & (revealed >= 0)
-    unknown = ~rejected & ~apart & showdown & (
-        (live & ~mucked & (revealed < 0)).any(axis=1) | (board_cards != _BOARD) | ~scored_seats.any(axis=1))
+    unknown = ~rejected & ~apart & showdown.hands & (
+        (live & ~mucked & (revealed < 0)).any(axis=1) | (totals.board_cards != _BOARD)
+        | ~scored_seats.any(axis=1))
     outcome = np.full(hands, SCORED, dtype=np.int64)
     outcome[without] = WITHOUT_SHOWDOWN
     outcome[unknown] = UNKNOWN_CARDS
     outcome[apart] = SET_APART
     outcome[rejected] = REJECTED
+    return outcome, apart_reason, scored_seats
 
-    scored = np.flatnonzero(outcome == SCORED)
-    checked = recorded & ~inconsistent
-    expected = np.where(checked, np.where(winners > 0, holdem.winners_text(winners), NO_RECORDED_WINNER), "")
-    columns: dict[str, pa.Array] = {holdem.BOARD_COLUMN: _take(board_text, scored)}
+
+def _scored_table(seats: _Seats, showdown: _Showdown, totals: _Totals, header: dict[str, pa.Array],
+                  table_name: pa.Array, scored: NDArray[np.int64], scored_seats: NDArray[np.bool_],
+                  expected: NDArray[np.object_], path: str) -> pa.Table:
+    """The rows of the hands scored: board, each seat's cards shown, the expected winners, and the
+    columns that trace the row back to its hand (:data:`pipeline.formats.histories.CARRIED`)."""
+    columns: dict[str, pa.Array] = {holdem.BOARD_COLUMN: raw.take(totals.board, scored)}
     held = scored_seats[scored]
     names_by_seat = []
+    none = pa.scalar(None, pa.large_string())
     for seat in range(_SEATS):
-        cards_at = revealed[scored, seat]
-        cards = _take(shown_cards, np.maximum(cards_at, 0)) if len(shows) else \
+        cards_at = showdown.revealed[scored, seat]
+        cards = raw.take(showdown.cards, np.maximum(cards_at, 0)) if len(showdown.cards) else \
             pa.nulls(len(scored), pa.large_string())
-        columns[holdem.SEATS[seat]] = pc.if_else(pa.array(held[:, seat]), cards,
-                                                 pa.scalar(None, pa.large_string()))
-        row = seat_of_hand[scored, seat]
-        name = _take(seat_name, np.maximum(row, 0)) if len(seat_rows) else \
+        columns[holdem.SEATS[seat]] = pc.if_else(pa.array(held[:, seat]), cards, none)
+        row = seats.of_hand[scored, seat]
+        name = raw.take(seats.name, np.maximum(row, 0)) if len(seats.rows) else \
             pa.nulls(len(scored), pa.large_string())
-        names_by_seat.append(pc.if_else(pa.array(row >= 0), name, pa.scalar(None, pa.large_string())))
-    # The header and the table name of the hands scored.
-    header = _header_fields(text, lines, starts[scored], line_start, content_end)
-    tables = starting("Table '")
-    tables = tables[preamble(tables)]
-    first_table = first_per(hand_of[tables], hands, tables)[scored]
-    has_table = first_table >= 0
-    table_found = pc.extract_regex(_take(lines, first_table[has_table]), _TABLE).field("table")
-    table_name = pc.if_else(pa.array(has_table), _take(table_found, np.maximum(np.cumsum(has_table) - 1, 0))
-                            if has_table.any() else pa.nulls(len(scored), pa.large_string()),
-                            pa.scalar(None, pa.large_string()))
+        names_by_seat.append(pc.if_else(pa.array(row >= 0), name, none))
     columns[EXPECTED] = pa.array(expected[scored].tolist(), pa.string())
     columns["file"] = pa.array([path] * len(scored), pa.string())
-    columns["hand"] = header["hand"]
+    columns["hand"] = raw.take(header["hand"], scored)
     for column, names in zip(holdem.SEATS, names_by_seat):
         columns[f"{column}_player"] = names
-    columns["variant"] = header["variant"]
-    columns["table"] = table_name
-    columns["stakes"] = header["stakes"]
-    columns["time"] = header["time"]
-    table = pa.table({name: pc.cast(array, pa.string()) for name, array in columns.items()})
+    columns["variant"] = raw.take(header["variant"], scored)
+    columns["table"] = raw.take(table_name, scored)
+    columns["stakes"] = raw.take(header["stakes"], scored)
+    columns["time"] = raw.take(header["time"], scored)
+    return complete(pa.table({name: pc.cast(array, pa.string()) for name, array in columns.items()}))
 
+
+def _parse(piece: NDArray[np.uint8] | bytes, first_line: int, hands_before: int, path: str,
+           newlines: NDArray[np.intp] | None = None) -> _Parsed:
+    """Decide every hand of a chunk of whole hands (text with ``\\n`` line ends, at ``newlines`` if
+    known): the rules each hand is rejected by, in their order, then its outcome and its Record."""
+    piece, bad_lines = repair_utf8(piece)  # bytes replaced are never a "\n"
+    lines = raw.Lines(piece, newlines, _HAND)
+    rejects = raw.Rejects(lines)
+    holdem_game = _check_headers(lines, rejects)
+    # The bytes were replaced: the hand is not read as if they were fine.
+    rejects.at(bad_lines, "bytes that are not UTF-8 text")
+    rejects.at(lines.starts[~lines.has_summary], "hand cut short: no *** SUMMARY *** line")
+    seats = _seats(lines, rejects)
+    actions = _actions(lines, seats)
+    found = raw.collection_lines(lines, actions.found.open_end, (_COLLECT, _COLLECTS))
+    collections = _Collections(*found, collector=np.zeros(len(found[0]), np.int64))
+    _name_actors(lines, seats, rejects, actions, collections)
+    showdown = _shows(lines, actions)
+    _collected(lines, collections, showdown)
+    _summary(lines, seats, rejects, collections, showdown)
+    totals = _totals(lines)
+    inconsistent = ~(np.abs(totals.pot - totals.rake - showdown.collected) <= 1e-9 * (1 + np.abs(totals.pot)))
+    inconsistent_reason = np.where(totals.has_total, "total pot less rake is not what was collected",
+                                   "no total pot and rake line")
+    outcome, apart_reason, scored_seats = _outcomes(lines, rejects, showdown, totals)
+    scored = np.flatnonzero(outcome == SCORED)
+    checked = showdown.recorded & ~inconsistent
+    winners = showdown.winners
+    expected = np.where(checked, np.where(winners > 0, holdem.winners_text(winners), NO_RECORDED_WINNER), "")
+    header = raw.header_fields(lines, _HEADER_PLAIN, _HEADER)
+    table_name, max_seats, button = raw.table_lines(lines)
+    table = _scored_table(seats, showdown, totals, header, table_name, scored, scored_seats, expected, path)
     problems = [(first_line + int(rejects.line[h]), rejects.text[h], str(rejects.reason[h]))
-                for h in np.flatnonzero(rejected)]
-    return _Parsed(hands=hands, ordinal=hands_before + 1 + np.arange(hands, dtype=np.int64),
-                   line=first_line + starts, outcome=outcome, problem=problems,
-                   apart_reason=apart_reason, inconsistent=inconsistent,
-                   inconsistent_reason=inconsistent_reason, recorded=recorded, table=table)
+                for h in np.flatnonzero(rejects.mask)]
+    ordinal = hands_before + 1 + np.arange(lines.hands, dtype=np.int64)
+    record = _record(lines, rejects, seats, actions, collections, showdown, totals, header, holdem_game,
+                     (table_name, max_seats, button), (ordinal, first_line + lines.starts, apart_reason))
+    return _Parsed(hands=lines.hands, ordinal=ordinal, line=first_line + lines.starts, outcome=outcome,
+                   problem=problems, apart_reason=apart_reason, inconsistent=inconsistent,
+                   inconsistent_reason=inconsistent_reason, recorded=showdown.recorded, table=table,
+                   record=record)
 
 
-def _header_fields(text: _Bytes, lines: pa.Array, rows: np.ndarray, line_start: np.ndarray,
-                   content_end: np.ndarray) -> dict[str, pa.Array]:
-    """The hand id, game, stakes (without their parenthesis) and time of the header lines at ``rows``
-    (in order), as :data:`_HEADER` reads them: a header of the plain form (:data:`_HEADER_PLAIN`)
-    is cut where its fixed characters are, the others by the pattern's captures."""
-    headers = _take(lines, rows)
-    plain = as_mask(pc.match_substring_regex(headers, _HEADER_PLAIN))
-    cut, other = np.flatnonzero(plain), np.flatnonzero(~plain)
-    cut_headers, start = headers.take(pa.array(cut, pa.int64())), line_start[rows[cut]]
+def _record(lines: raw.Lines, rejects: raw.Rejects, seats: _Seats, actions: _Actions,
+            collections: _Collections, showdown: _Showdown, totals: _Totals, header: dict[str, pa.Array],
+            holdem_game: NDArray[np.bool_],
+            table: tuple[pa.Array, NDArray[np.int64], NDArray[np.int64]],
+            where: tuple[NDArray[np.int64], NDArray[np.int64], list[str | None]]) -> Record:
+    """The Record of a chunk's hands: ``table`` their table lines' name, seats and button;
+    ``where`` their numbers in the file, their first lines and why each is set apart."""
+    (table_name, max_seats, button), (number, line, apart) = table, where
+    dealt = _dealt(lines, seats, actions, collections)
+    hand = _hand_columns(header, holdem_game, table_name, max_seats)
+    acts = _action_columns(lines, actions, hand["small_blind"].to_numpy(zero_copy_only=False))
+    hand["ante"] = acts.pop("ante")
+    received, cashed_out, returned = _paid(lines, seats, actions, collections, dealt)
+    slot_of = np.where(dealt, seats.of_hand, -1).ravel()
+    excerpt = np.array(rejects.text, dtype=object)
+    excerpt[~rejects.mask] = None
+    return Record(
+        number=number, line=line, apart=np.array(apart, dtype=object),
+        problem=np.array(rejects.reason, dtype=object),
+        excerpt=excerpt.tolist(), hand=hand,
+        button=np.where((button >= 1) & (button <= SLOTS), button - 1, -1).astype(np.int8),
+        seat=np.where(dealt, np.arange(1, SLOTS + 1, dtype=np.int8), 0).astype(np.int8),
+        player=seats.name.take(pa.array(np.maximum(slot_of, 0), mask=slot_of < 0)),
+        stack=np.where(dealt, seats.stack[np.maximum(seats.of_hand, 0)] if len(seats.rows) else 0, np.nan),
+        holes=_holes(lines, seats, actions, showdown, dealt), board=raw.board_codes(totals.board), **acts,
+        received=received, cashed_out=cashed_out, returned=returned, pot=totals.pot, rake=totals.rake,
+        # The collectors of the main pot ("from pot", "from main pot"): known whatever the side pots.
+        main_pot=((showdown.winners[:, None] >> np.arange(SLOTS)) & 1).astype(bool) & dealt)
 
-    def at(what: str) -> NDArray[np.int64]:  # the first one in each plain header, none before its place
-        found: NDArray[np.int64] = start + pc.find_substring(cut_headers, what).to_numpy(
-            zero_copy_only=False).astype(np.int64)
-        return found
 
-    number, colon, game, opening, closing = at("#"), at(":"), at("Hold'em"), at("("), at(")")
-    fields = {"hand": text.slices(number + 1, colon), "variant": text.slices(game, opening - 1),
-              "stakes": text.slices(opening + 1, closing),
-              "time": text.slices(closing + len(") - "), content_end[rows[cut]])}
-    found = pc.extract_regex(headers.take(pa.array(other, pa.int64())), _HEADER)
-    others = {"hand": found.field("id"), "variant": _variant(found),
-              "stakes": pc.replace_substring_regex(found.field("stakes"), r"^\((.*)\)$", r"\1"),
-              "time": found.field("time")}
-    order = pa.array(np.argsort(np.concatenate([cut, other]), kind="stable"), pa.int64())
-    return {name: pa.concat_arrays([field, others[name]]).take(order) for name, field in fields.items()}
+def _dealt(lines: raw.Lines, seats: _Seats, actions: _Actions,
+           collections: _Collections) -> NDArray[np.bool_]:
+    """(hands, SLOTS) bool: a player is dealt in at the slot.  A seat line marked ``is sitting out``
+    or ``out of hand`` is not, unless the player acts or collects in the hand: a tournament deals a
+    player sitting out in, and the log writes the blinds posted and the hand folded for them."""
+    dealt = np.zeros((lines.hands, SLOTS), dtype=bool)
+    dealt[seats.hand, seats.number - 1] = True
+    if seats.marked.any():  # the marked seats that play no part
+        part = np.zeros((lines.hands, SLOTS), dtype=bool)
+        for rows, seat in ((actions.found.rows, actions.actor), (collections.rows, collections.collector)):
+            part[lines.hand_of[rows[seat > 0]], seat[seat > 0] - 1] = True
+        marked = (seats.hand[seats.marked], seats.number[seats.marked] - 1)
+        dealt[marked] = part[marked]
+    return dealt
 
 
-def _variant(header: pa.StructArray) -> pa.Array:
-    """The game of each header read by :data:`_HEADER`: the name inside the stakes' parenthesis
-    (``(Omaha, $1/$2)``) or the one before it."""
-    inner = header.field("inner")
-    return pc.if_else(pc.not_equal(inner, ""), inner, pc.utf8_trim_whitespace(header.field("variant")))
+def _hand_columns(header: dict[str, pa.Array], holdem_game: NDArray[np.bool_], table: pa.Array,
+                  max_seats: NDArray[np.int64]) -> dict[str, pa.Array]:
+    """The Record's per-hand columns (:data:`pipeline.hands.model.HANDS` values), the ante aside.
+
+    What recurs (stakes, games, levels, buy-ins) is read once per different text."""
+    hands = len(holdem_game)
+    tournament = header["tournament"].cast(pa.string())
+    small, big, currency = raw.stakes(header["stakes"], _STAKES)
+    games, at = raw.distinct(header["variant"])
+    betting = np.array([next((VOCABULARIES["betting"].index(name) for ending, name in _BETTING
+                              if game.endswith(ending)), -1) for game in games] + [-1])[at]
+    levels, at = raw.distinct(header["level"])
+    numbers = [raw.level_number(text) for text in levels]
+    level = np.array([-1 if number is None else number for number in numbers] + [-1])[at]
+    buy_ins, at = raw.distinct(header["buy_in"])
+    times, zones = raw.utc_times(header["time"])
+    return {"hand_id": header["hand"].cast(pa.string()),
+            "site": pa.DictionaryArray.from_arrays(pa.array(np.zeros(hands, np.int32)), pa.array([VENUE])),
+            "table": table.cast(pa.string()), "time": times, "time_zone": zones.cast(pa.string()),
+            "variant": header["variant"].cast(pa.string()),
+            "game": vocabulary_column("game", np.zeros(hands, np.int8), present=holdem_game),
+            "betting": vocabulary_column("betting", np.maximum(betting, 0), present=betting >= 0),
+            # Tournament chips are no currency.
+            "currency": pc.if_else(tournament.is_null(), pa.array(currency, pa.string()),
+                                   pa.scalar(None, pa.string())),
+            "small_blind": raw.floats(small), "big_blind": raw.floats(big), "tournament_id": tournament,
+            "buy_in": raw.floats(np.array([*map(raw.buy_in, buy_ins), np.nan])[at]),
+            "level": pa.array(level.astype(np.int16), mask=level < 0),
+            "max_seats": pa.array(max_seats.astype(np.int8), mask=max_seats == 0)}
+
+
+def _action_columns(lines: raw.Lines, actions: _Actions, small_blind: NDArray[np.float64]) -> dict[str, Any]:
+    """The Record's per-action arrays (every action of a seated player, in line order) and, under
+    ``"ante"``, each hand's ante (the most a ``posts the ante`` says), null where none is posted."""
+    keep = np.flatnonzero((actions.actor > 0) & (actions.kind >= 0))
+    rows, kind, value = actions.found.rows[keep], actions.kind[keep], actions.amount[keep]
+    hand, all_in = lines.hand_of[rows], actions.all_in[keep]
+    code = np.array([CODE[action] for _, action in _KINDS], dtype=np.int8)[kind]
+    # The hand's first small and big blind are its blinds; a later one is a post to enter.
+    for blind, later in ((Action.POST_SMALL_BLIND, Action.POST_DEAD), (Action.POST_BIG_BLIND, Action.POST)):
+        posts = np.flatnonzero(code == CODE[blind])
+        code[posts[1:][hand[posts][1:] == hand[posts][:-1]]] = CODE[later]
+    ante = np.full(len(small_blind), np.nan)
+    antes = code == CODE[Action.POST_ANTE]
+    np.fmax.at(ante, hand[antes], value[antes])
+    texts = lines.contents(rows)  # dictionary-encoded over the chunk's text: no copy
+    street = raw.streets(lines, rows)
+    both = kind == _BOTH
+    if both.any():  # "posts small & big blinds X": the hand's small blind, dead, then the rest, live
+        copies = np.repeat(np.arange(len(keep)), np.where(both, 2, 1))
+        second = np.zeros(len(copies), dtype=bool)
+        second[1:] = copies[1:] == copies[:-1]
+        dead = both[copies] & ~second
+        code, value, all_in = code[copies], value[copies], all_in[copies]
+        hand, street = hand[copies], street[copies]
+        keep, texts = keep[copies], raw.take(texts, copies)
+        code[second] = CODE[Action.POST]
+        # Amounts are decimal: the difference is rounded back to far below a cent.
+        value[second] = np.round(value[second] - small_blind[hand[second]], 9)
+        value[dead], all_in[dead] = small_blind[hand[dead]], False
+    return {"action_hand": hand, "slot": (actions.actor[keep] - 1).astype(np.int8), "action": code,
+            "street": street, "to": np.where(_TO[code], value, np.nan),
+            "written": np.where(_WRITTEN[code], value, np.nan), "all_in": all_in, "text": texts,
+            "ante": raw.floats(ante)}
+
+
+def _paid(lines: raw.Lines, seats: _Seats, actions: _Actions, collections: _Collections,
+          dealt: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """(hands, SLOTS) each: what each seat collected, cashed out (``NAME cashed out the hand for X``)
+    and was returned (``Uncalled bet (X) returned to NAME``); 0 where a seat dealt in has none, NaN
+    at a slot no one is dealt into (0 for a cash-out)."""
+    hand_of = lines.hand_of
+    received = np.where(dealt, 0.0, np.nan)
+    paid = np.flatnonzero(collections.collector > 0)
+    np.add.at(received, (hand_of[collections.rows[paid]], collections.collector[paid] - 1),
+              np.nan_to_num(collections.amount[paid]))
+    cash_rows, cash_names, cashed, rows, back_names, back = raw.paid_lines(lines, actions.found.open_end)
+    seat = seats.seated(hand_of[np.concatenate([cash_rows, rows])],
+                        pa.concat_arrays([cash_names, back_names]))
+    cashed_out, returned = np.zeros((lines.hands, SLOTS)), np.where(dealt, 0.0, np.nan)
+    for paid_out, row, amount, at_seat in ((cashed_out, cash_rows, cashed, seat[:len(cash_rows)]),
+                                           (returned, rows, back, seat[len(cash_rows):])):
+        np.add.at(paid_out, (hand_of[row[at_seat > 0]], at_seat[at_seat > 0] - 1),
+                  np.nan_to_num(amount[at_seat > 0]))
+    return received, cashed_out, returned
+
+
+def _holes(lines: raw.Lines, seats: _Seats, actions: _Actions, showdown: _Showdown,
+           dealt: NDArray[np.bool_]) -> NDArray[np.uint8]:
+    """(hands, SLOTS, 2) uint8: the hole cards each seat dealt in is seen with, from ``Dealt to NAME
+    [..]``, then ``shows [..]``, then the summary's ``showed [..]``/``mucked [..]`` (a later one wins);
+    one card seen is the first, the other unknown."""
+    hand_of = lines.hand_of
+    holes = np.full((lines.hands, SLOTS, 2), NO_CARD, dtype=np.uint8)
+    holes[dealt] = UNKNOWN_CARD
+    rows, names, dealt_cards = raw.dealt_lines(lines)
+    seat = seats.seated(hand_of[rows], names)
+    summary_hand, summary_slot, summary_cards = showdown.summary_cards
+    shows = actions.found.rows[showdown.shows]
+    for hand, slot, cards in ((hand_of[rows], seat - 1, dealt_cards),
+                              (hand_of[shows], actions.actor[showdown.shows] - 1, showdown.cards),
+                              (summary_hand, summary_slot, summary_cards)):
+        seen = np.flatnonzero((slot >= 0) & dealt[hand, np.maximum(slot, 0)])
+        key = (hand * SLOTS + slot)[seen]
+        if len(key) and np.bincount(key).max() > 1:  # a slot seen twice: its last cards count
+            seen = seen[len(key) - 1 - np.unique(key[::-1], return_index=True)[1]]
+        raw.put_cards(holes, hand[seen], slot[seen], raw.take(cards, seen))
+    return holes

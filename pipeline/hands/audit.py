@@ -26,7 +26,8 @@ consistent, every stack is known, and the pot is one pot (a side pot's
 chips do not name the main pot's winners) or the record names the main
 pot's winners itself (:attr:`~pipeline.hands.record.Record.main_pot`).
 A hand where a player took chips from the site instead of the pot (a
-cash-out, insurance) balances only with them, and is never checked.
+cash-out, insurance) balances only with them: its winners are checked only
+where the record names them.
 """
 
 from __future__ import annotations
@@ -71,9 +72,13 @@ class Audit:
     side_pot : ndarray of shape (hands,), dtype bool
         The live players put in different amounts and the record does not name the main pot's winners.
     cashed_out : ndarray of shape (hands,), dtype bool
-        A player took chips from the site instead of the pot, or paid it.
+        A player took chips from the site instead of the pot, or paid it: the
+        chips balance only with the site's part.
+    names_main : ndarray of shape (hands,), dtype bool
+        The record names the main pot's winners itself.
     winners : ndarray of shape (hands, SLOTS), dtype bool
-        The recorded winners of the main pot: the contesting players it paid.
+        The recorded winners of the main pot: the contesting players it paid,
+        or those it names.
     """
 
     received: NDArray[np.float64]
@@ -82,12 +87,19 @@ class Audit:
     unknown_stacks: NDArray[np.bool_]
     side_pot: NDArray[np.bool_]
     cashed_out: NDArray[np.bool_]
+    names_main: NDArray[np.bool_]
     winners: NDArray[np.bool_]
+
+    @property
+    def unpaid(self) -> NDArray[np.bool_]:
+        """(hands,) bool: a cash-out whose winners the record does not name: the chips cannot say."""
+        found: NDArray[np.bool_] = self.cashed_out & ~self.names_main
+        return found
 
     def checked(self, ending: Ending) -> NDArray[np.bool_]:
         """(hands,) bool: the scored showdowns whose record names their winners."""
         found: NDArray[np.bool_] = (ending.scored & self.recorded & (self.reason == None)  # noqa: E711
-                                    & ~self.unknown_stacks & ~self.side_pot & ~self.cashed_out)
+                                    & ~self.unknown_stacks & ~self.side_pot & ~self.unpaid)
         return found
 
 
@@ -113,7 +125,7 @@ def audit(record: Record, chips: Chips, ending: Ending) -> Audit:
     both = has_finishing & known_stacks & has_received
     from_finishing = finishing - stack + chips.contributed
     checks = (
-        (ZERO_WINNINGS, has_received & ~has_finishing & chips_in
+        (ZERO_WINNINGS, has_received & ~has_finishing & chips_in & ~cashed_out
          & (np.abs(np.where(dealt, np.nan_to_num(record.received), 0.0)).sum(axis=1) <= near)),
         (NOT_CONSERVED, recorded & ~cashed_out & ((rake < -near) | (rake > MAX_RAKE * pot + near)
                                                   | (np.abs(total + rake - pot) > near))),
@@ -132,13 +144,14 @@ def audit(record: Record, chips: Chips, ending: Ending) -> Audit:
     live = chips.live
     spread = (across(np.maximum, np.where(live, bets, -np.inf))
               - across(np.minimum, np.where(live, bets, np.inf)))
-    main_pot = record.main_pot if record.main_pot is not None else np.full(dealt.shape, np.nan)
-    names_main = across(np.logical_or, np.isfinite(main_pot) & dealt)
+    main_pot = record.main_pot if record.main_pot is not None else np.zeros(dealt.shape, dtype=bool)
+    names_main = across(np.logical_or, main_pot & dealt)
     side_pot = (spread > near) & ~names_main
-    winners = contesting & np.where(names_main[:, None], np.nan_to_num(main_pot) > near[:, None], paid)
+    winners = contesting & np.where(names_main[:, None], main_pot, paid)
     unknown_stacks = has_finishing & ~known_stacks & ~has_received
     return Audit(received=got, recorded=recorded | unknown_stacks, reason=reason,
-                 unknown_stacks=unknown_stacks, side_pot=side_pot, cashed_out=cashed_out, winners=winners)
+                 unknown_stacks=unknown_stacks, side_pot=side_pot, cashed_out=cashed_out,
+                 names_main=names_main, winners=winners)
 
 
 @dataclass

@@ -122,11 +122,11 @@ class Record:
         where the record does not say.
     pot, rake : float64, shape (hands,)
         The total pot and the rake as written, NaN where not written.
-    main_pot : float64, shape (hands, SLOTS), optional
-        Chips each player collected from the main pot where the record tells
-        the pots apart (a site's ``collected ... from main pot``), NaN in a
-        hand where it does not: the main pot's winners are then known
-        whatever the side pots.
+    main_pot : bool, shape (hands, SLOTS), optional
+        The players the record names as winners of the main pot, where it
+        tells the pots apart (a site's ``collected ... from pot`` or ``from
+        main pot``): the main pot's winners are then known whatever the side
+        pots.  A hand without any is one whose record does not tell them.
     finishing : float64, shape (hands, SLOTS), optional
         Finishing stacks where the record gives them (PHH), NaN elsewhere:
         what each player received is then worked out from the chips it put in.
@@ -156,7 +156,7 @@ class Record:
     returned: NDArray[np.float64]
     pot: NDArray[np.float64]
     rake: NDArray[np.float64]
-    main_pot: NDArray[np.float64] | None = None
+    main_pot: NDArray[np.bool_] | None = None
     finishing: NDArray[np.float64] | None = None
     text: pa.Array | None = None
     counts: dict[str, int] = field(default_factory=dict)
@@ -196,6 +196,10 @@ class Record:
             returned=self.returned[rows], pot=self.pot[rows], rake=self.rake[rows],
             main_pot=per_hand(self.main_pot), finishing=per_hand(self.finishing),
             text=None if self.text is None else self.text.take(picked), counts=dict(self.counts))
+
+    def slice(self, begin: int, stop: int) -> Record:
+        """Hands ``begin`` to ``stop`` (rows of this Record) as a Record of their own (:meth:`take`)."""
+        return self.take(np.arange(begin, stop))
 
     def check(self) -> None:
         """Raise ValueError naming the first array whose shape does not fit the others (a format's bug)."""
