@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 import pyarrow as pa
@@ -54,6 +53,7 @@ from numpy.typing import NDArray
 
 from pipeline.arrays import as_mask, first_per
 from pipeline.formats import scan
+from pipeline.hands import times
 from pipeline.hands.record import NO_CARD, UNKNOWN_CARD
 from pipeline.poker.notation import card_matrix
 from pipeline.text import offsets_and_data, spans, text_lengths
@@ -843,66 +843,31 @@ def token_ends(text: Bytes, begin: NDArray[np.int64], end: NDArray[np.int64]) ->
     return found
 
 
-#: The zones PokerStars names after a time, as the time zone database names them: the site writes
-#: one name all year round (ET for EST and EDT, CET for CEST), so each is a zone with its summer
-#: time, never a fixed offset.
-ZONES = {"ET": "America/New_York", "CT": "America/Chicago", "MT": "America/Denver",
-         "PT": "America/Los_Angeles", "AT": "America/Halifax", "NT": "America/St_Johns",
-         "AKT": "America/Anchorage", "HT": "Pacific/Honolulu", "BRT": "America/Sao_Paulo",
-         "ART": "America/Argentina/Buenos_Aires", "WET": "Europe/Lisbon", "CET": "Europe/Paris",
-         "EET": "Europe/Bucharest", "MSK": "Europe/Moscow", "IST": "Asia/Kolkata", "CCT": "Asia/Shanghai",
-         "JST": "Asia/Tokyo", "AWST": "Australia/Perth", "ACST": "Australia/Adelaide",
-         "AEST": "Australia/Sydney", "NZT": "Pacific/Auckland", "GMT": "UTC", "UTC": "UTC"}
 _WHEN = r"^(?P<when>[0-9]{4}/[0-9]{1,2}/[0-9]{1,2} [0-9]{1,2}:[0-9]{2}:[0-9]{2}) (?P<zone>[A-Za-z]+)(?: .*)?$"
-UTC = pa.timestamp("us", tz="UTC")
 
 
 def utc_times(texts: pa.Array) -> tuple[pa.Array, pa.Array]:
     """Times as a header writes them, ``2012/09/10 19:43:58 ET`` or ``2020/04/16 13:15:42 CET
-    [2020/04/16 7:15:42 ET]``, in UTC by the zone written first (:data:`ZONES`), one conversion per
-    zone; and that zone as written.
+    [2020/04/16 7:15:42 ET]``, in UTC by the zone written first (:data:`pipeline.hands.times.ZONES`),
+    one conversion per zone; and that zone as written.
 
     Returns
     -------
     times : pyarrow TimestampArray (us, UTC) of len(texts)
-        Null where the text is no such time or its zone is not in :data:`ZONES`.  An hour the
+        Null where the text is no such time or its zone is not known.  An hour the
         clocks go back over is read as its first passing (the text does not say which).
     zones : pyarrow StringArray of len(texts)
         The zone's name, null where the text is no such time.
     """
-    micros = np.zeros(len(texts), dtype=np.int64)
     # ET, the site's own and nearly always the zone, read as it stands; the others by the pattern.
     local = pc.strptime(texts, format="%Y/%m/%d %H:%M:%S ET", unit="us", error_is_null=True)
-    known = local.is_valid().to_numpy(zero_copy_only=False)
-    if known.all() and _zone_known(ZONES["ET"]):
-        utc = pc.assume_timezone(local, timezone=ZONES["ET"], ambiguous="earliest", nonexistent="earliest")
-        return utc.cast(UTC), pa.DictionaryArray.from_arrays(pa.array(np.zeros(len(texts), np.int32)),
-                                                             pa.array(["ET"])).cast(pa.string())
-    known[:] = False
+    if local.null_count == 0:
+        zones = pa.DictionaryArray.from_arrays(pa.array(np.zeros(len(texts), np.int32)), pa.array(["ET"]))
+        return times.utc(local, zones.cast(pa.string())), zones.cast(pa.string())
     found = pc.extract_regex(texts, _WHEN)
     zones = found.field("zone")
-    encoded = zones.dictionary_encode()
-    code = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
-    for index, name in enumerate(encoded.dictionary.to_pylist()):
-        rows = np.flatnonzero(code == index)
-        if name not in ZONES or not _zone_known(ZONES[name]):
-            continue
-        local = pc.strptime(take(found.field("when"), rows), format="%Y/%m/%d %H:%M:%S", unit="us",
-                            error_is_null=True)
-        utc = pc.assume_timezone(local, timezone=ZONES[name], ambiguous="earliest", nonexistent="earliest")
-        micros[rows] = pc.cast(utc, pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
-        known[rows] = local.is_valid().to_numpy(zero_copy_only=False)
-    return pa.array(micros, pa.int64(), mask=~known).cast(UTC), zones
-
-
-@cache
-def _zone_known(zone: str) -> bool:
-    """Whether the time zone database Arrow reads knows ``zone`` (a system may have none)."""
-    try:
-        pc.assume_timezone(pa.array([0], pa.timestamp("us")), timezone=zone)
-    except pa.ArrowInvalid:
-        return False
-    return True
+    local = pc.strptime(found.field("when"), format="%Y/%m/%d %H:%M:%S", unit="us", error_is_null=True)
+    return times.utc(local, zones), zones
 
 
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}

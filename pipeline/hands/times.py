@@ -10,28 +10,42 @@ no time: a local time without its zone is not a moment.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.hands.model import TIME
 
-#: The zones the sites' abbreviations name: a region where its rule for summer time applies (ET
-#: is Eastern time, standard or daylight as the date says), a fixed offset where the abbreviation
-#: says which of the two it is.
+#: The zones the sites' abbreviations name, as the time zone database names them.  A site may
+#: write one name all year round (PokerStars: ET for EST and EDT, CET for CEST): such a name is a
+#: region with its summer time.  A name that says which of the two it is (EDT, CEST) is the
+#: region too: the date then gives the same offset.
 ZONES = {
-    "UTC": "UTC", "GMT": "UTC", "Z": "UTC",
-    "ET": "America/New_York", "EST": "-05:00", "EDT": "-04:00",
-    "CT": "America/Chicago", "CST": "-06:00", "CDT": "-05:00",
-    "MT": "America/Denver", "MST": "-07:00", "MDT": "-06:00",
-    "PT": "America/Los_Angeles", "PST": "-08:00", "PDT": "-07:00",
-    "AT": "America/Halifax", "NT": "America/St_Johns", "BRT": "-03:00", "ART": "-03:00",
-    "WET": "+00:00", "WEST": "+01:00", "BST": "+01:00", "CET": "+01:00", "CEST": "+02:00",
-    "EET": "+02:00", "EEST": "+03:00", "MSK": "+03:00", "IST": "+05:30", "CCT": "+08:00",
-    "HKT": "+08:00", "SGT": "+08:00", "JST": "+09:00", "KST": "+09:00",
-    "AWST": "+08:00", "ACST": "+09:30", "AEST": "+10:00", "AEDT": "+11:00", "NZST": "+12:00",
-    "NZDT": "+13:00",
+    "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
+    "CT": "America/Chicago", "CST": "America/Chicago", "CDT": "America/Chicago",
+    "MT": "America/Denver", "MST": "America/Denver", "MDT": "America/Denver",
+    "PT": "America/Los_Angeles", "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles",
+    "AT": "America/Halifax", "NT": "America/St_Johns", "AKT": "America/Anchorage", "HT": "Pacific/Honolulu",
+    "BRT": "America/Sao_Paulo", "ART": "America/Argentina/Buenos_Aires", "WET": "Europe/Lisbon",
+    "WEST": "Europe/Lisbon", "BST": "Europe/London", "CET": "Europe/Paris", "CEST": "Europe/Paris",
+    "EET": "Europe/Bucharest", "EEST": "Europe/Bucharest", "MSK": "Europe/Moscow", "IST": "Asia/Kolkata",
+    "CCT": "Asia/Shanghai", "HKT": "Asia/Hong_Kong", "SGT": "Asia/Singapore", "JST": "Asia/Tokyo",
+    "KST": "Asia/Seoul", "AWST": "Australia/Perth", "ACST": "Australia/Adelaide", "AEST": "Australia/Sydney",
+    "AEDT": "Australia/Sydney", "NZT": "Pacific/Auckland", "NZST": "Pacific/Auckland",
+    "NZDT": "Pacific/Auckland", "GMT": "UTC", "UTC": "UTC", "Z": "UTC",
 }
+
+
+@cache
+def zone_known(zone: str) -> bool:
+    """Whether the time zone database Arrow reads knows ``zone`` (a system may have none)."""
+    try:
+        pc.assume_timezone(pa.array([0], pa.timestamp("us")), timezone=zone)
+    except pa.ArrowInvalid:
+        return False
+    return True
 
 
 def utc(local: pa.Array, zones: pa.Array) -> pa.Array:
@@ -54,7 +68,7 @@ def utc(local: pa.Array, zones: pa.Array) -> pa.Array:
     >>> local = pa.array([dt.datetime(2012, 9, 10, 19, 43, 58), dt.datetime(2012, 1, 10, 19, 43, 58),
     ...                   dt.datetime(2020, 4, 16, 13, 15, 42)])
     >>> [str(t) for t in utc(local, pa.array(["ET", "ET", "CET"])).to_pylist()]
-    ['2012-09-10 23:43:58+00:00', '2012-01-11 00:43:58+00:00', '2020-04-16 12:15:42+00:00']
+    ['2012-09-10 23:43:58+00:00', '2012-01-11 00:43:58+00:00', '2020-04-16 11:15:42+00:00']
     >>> utc(local, pa.array(["XYZ", None, "UTC"])).to_pylist()[:2]
     [None, None]
     """
@@ -65,7 +79,7 @@ def utc(local: pa.Array, zones: pa.Array) -> pa.Array:
     codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
     for code, name in enumerate(encoded.dictionary.to_pylist()):
         zone = ZONES.get(str(name).strip())
-        if zone is None:
+        if zone is None or not zone_known(zone):
             continue
         rows = np.flatnonzero((codes == code) & local.is_valid().to_numpy(zero_copy_only=False))
         placed = pc.assume_timezone(local.take(pa.array(rows, pa.int64())), timezone=zone,
