@@ -647,3 +647,27 @@ def test_the_same_hand_as_pokerstars_text_and_as_phh(tmp_path: Path) -> None:
         assert s[f"p{stars_seat}_key"] == p[f"p{phh_seat}_key"] != ""
         assert s[f"p{stars_seat}_category"] == p[f"p{phh_seat}_category"]
     assert s["winning_key"] == p["winning_key"]
+
+
+def test_the_same_hand_as_pokerstars_text_and_as_phh_gives_the_same_tables(tmp_path: Path) -> None:
+    """One hand, two formats: the same players in the same positions, the same chips put in and
+    won, the same actions with the same chips; only each format's own fields differ (seat numbers,
+    ids, the site's time and stakes)."""
+    phh = tmp_path / "same.phh"
+    phh.write_text(SAME_HAND_PHH)
+    text = HARD / "CashGame_ExtraHands_PlayerNameWithSlashesAndSquareBrackets.txt"
+    Run([str(text)], tmp_path / "a", output_format="parquet").execute()
+    Run([str(phh)], tmp_path / "b", output_format="parquet").execute()
+    seats = [pd.read_parquet(tmp_path / out / "seats.parquet") for out in ("a", "b")]
+    actions = [pd.read_parquet(tmp_path / out / "actions.parquet") for out in ("a", "b")]
+    hands = [pd.read_parquet(tmp_path / out / "hands.parquet") for out in ("a", "b")]
+    by_player = ["player", "position", "starting_stack", "contributed", "received", "net", "folded_street",
+                 "all_in_street", "showed", "mucked", "at_showdown", "won"]
+    stars, held = (frame.astype({"player": str}).set_index("player").sort_index() for frame in seats)
+    pd.testing.assert_frame_equal(stars[by_player[1:]].astype(str), held[by_player[1:]].astype(str))
+    # The cards each knows: the site shows the hero's and the shown ones; the PHH hand the same.
+    assert stars.hole_cards.fillna("?? ??").tolist() == held.hole_cards.fillna("?? ??").tolist()
+    steps = ["street", "player", "action", "amount", "to", "all_in", "pot_before"]
+    pd.testing.assert_frame_equal(actions[0][steps].astype(str), actions[1][steps].astype(str))
+    for name in ("pot", "players", "board", "outcome", "game", "betting"):
+        assert hands[0][name].astype(str).tolist() == hands[1][name].astype(str).tolist(), name

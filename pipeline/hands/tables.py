@@ -128,6 +128,20 @@ def received(record: Record, chips: Chips) -> NDArray[np.float64]:
     return np.where(record.dealt, got, np.nan)
 
 
+#: Decimal places chips are written with: what sums and differences of binary floats leave beyond
+#: them is rounding (24.54 - 21.09 + 3 is 6.449999999999999), never a chip.
+CHIP_DECIMALS = 8
+
+
+def chips_column(values: NDArray[np.float64], *, mask: NDArray[np.bool_] | None = None) -> pa.Array:
+    """A column of chips, rounded to :data:`CHIP_DECIMALS`; null where ``mask``.
+
+    >>> chips_column(np.array([24.54 - 21.09 + 3, 0.1 + 0.2])).to_pylist()
+    [6.45, 0.3]
+    """
+    return pa.array(np.round(values, CHIP_DECIMALS), pa.float64(), mask=mask)
+
+
 def _text_column(values: pa.Array | None, count: int, kind: pa.DataType) -> pa.Array:
     """A column of the model from what the format gave (cast to the model's type), null where none."""
     if values is None:
@@ -211,8 +225,8 @@ def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int
         "players": pa.array(record.dealt.sum(axis=1).astype(np.int8), pa.int8()),
         "button_seat": pa.array(button_seat.astype(np.int8), pa.int8(), mask=button_seat <= 0),
         "board": cards_text(record.board),
-        "pot": pa.array(chips.pot, pa.float64(), mask=~kept),
-        "rake": pa.array(recorded_rake, pa.float64(), mask=~kept | ~rake_known),
+        "pot": chips_column(chips.pot, mask=~kept),
+        "rake": chips_column(recorded_rake, mask=~kept | ~rake_known),
         "outcome": model.vocabulary_column("outcome", ending.outcome),
         "reason": pa.array(ending.reason.tolist(), pa.string()),
     }
@@ -232,6 +246,7 @@ def _seats(record: Record, chips: Chips, ending: Ending, got: NDArray[np.float64
     got_here = got[rows, slots]
     near = tolerance(np.where(record.dealt, record.stack, 0.0))[rows]
     holes = record.holes[rows, slots]
+    stacks = record.stack[rows, slots]
     contesting = chips.contesting[rows, slots]
 
     def street(values: NDArray[np.int8]) -> pa.Array:
@@ -242,11 +257,11 @@ def _seats(record: Record, chips: Chips, ending: Ending, got: NDArray[np.float64
         "seat": pa.array(record.seat[rows, slots], pa.int8()),
         "player": record.player.take(pa.array(flat)).cast(pa.string()).dictionary_encode(),
         "position": model.vocabulary_column("position", np.maximum(codes, 0), present=codes >= 0),
-        "starting_stack": pa.array(record.stack[rows, slots], pa.float64(),
-                                   mask=~np.isfinite(record.stack[rows, slots])),
-        "contributed": pa.array(contributed, pa.float64()),
-        "received": pa.array(got_here, pa.float64(), mask=np.isnan(got_here)),
-        "net": pa.array(got_here - contributed, pa.float64(), mask=np.isnan(got_here)),
+        "starting_stack": chips_column(stacks, mask=~np.isfinite(stacks)),
+        "contributed": chips_column(contributed),
+        "received": chips_column(got_here, mask=np.isnan(got_here)),
+        "net": chips_column(np.round(got_here, CHIP_DECIMALS) - np.round(contributed, CHIP_DECIMALS),
+                            mask=np.isnan(got_here)),
         "hole_cards": cards_text(np.where(holes == NO_CARD, NO_CARD, holes).astype(np.uint8)),
         "folded_street": street(chips.folded_street[rows, slots]),
         "all_in_street": street(chips.all_in_street[rows, slots]),
@@ -273,9 +288,9 @@ def _actions(record: Record, chips: Chips, ending: Ending, keys: NDArray[np.int6
         "seat": pa.array(record.seat[hand, slot], pa.int8()),
         "player": record.player.take(pa.array(hand * SLOTS + slot)).cast(pa.string()).dictionary_encode(),
         "action": model.vocabulary_column("action", chips.action[rows]),
-        "amount": pa.array(chips.amount[rows], pa.float64()),
-        "to": pa.array(chips.to[rows], pa.float64(), mask=np.isnan(chips.to[rows]) | ~raising),
+        "amount": chips_column(chips.amount[rows]),
+        "to": chips_column(chips.to[rows], mask=np.isnan(chips.to[rows]) | ~raising),
         "all_in": pa.array(chips.all_in[rows]),
-        "pot_before": pa.array(chips.pot_before[rows], pa.float64()),
+        "pot_before": chips_column(chips.pot_before[rows]),
     }
     return pa.table(columns, schema=model.ACTIONS)
