@@ -23,6 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from pipeline.arrays import as_mask
 from pipeline.errors import InputError, UsageError
 from pipeline.games import base
 from pipeline.games.tally import MAX_SEATS, Tally
@@ -158,8 +159,16 @@ def parse_boards(board: pa.Array | pa.ChunkedArray,
         codes, _, known = notation.card_matrix(board, BEST_OF)
         return codes, known
     n = len(board)
-    tidy = pc.replace_substring_regex(pc.utf8_trim_whitespace(pc.fill_null(board, "")),
-                                      notation.WHITESPACE, " ")
+    tidy = pc.fill_null(board, "")
+    # Only the rows with stray, doubled or other whitespace are rewritten: the others (nearly all)
+    # are read as they are, without a copy of the whole column made by the regular expression.
+    untidy = ~as_mask(pc.match_substring_regex(tidy, _TIDY))
+    if untidy.any():
+        rows = pa.array(np.flatnonzero(untidy), pa.int64())
+        fixed = pc.replace_substring_regex(pc.utf8_trim_whitespace(tidy.take(rows)), notation.WHITESPACE, " ")
+        if isinstance(fixed, pa.ChunkedArray):  # few rows: one array of them
+            fixed = fixed.combine_chunks()
+        tidy = pc.replace_with_mask(tidy, pa.array(untidy), fixed.cast(tidy.type))
     lengths = text_lengths(tidy)
     # k cards take 3k - 1 characters; any other length is no number of cards.
     size = np.where(lengths % 3 == 2, (lengths + 1) // 3, np.where(lengths == 0, 0, -1))
@@ -328,6 +337,8 @@ SEATS = tuple(f"p{seat}" for seat in range(1, MAX_PLAYERS + 1))
 BOARD_COLUMN = "board"
 EXPECTED_COLUMN = "winners"
 _NEWLINE = ord("\n")
+#: A board written tidily: cards (or none) separated by single spaces, nothing around them.
+_TIDY = r"^(?:\S+(?: \S+)*)?$"
 
 
 @cache
