@@ -166,6 +166,10 @@ def reference_hand(lines: list[str]) -> dict[str, Any]:
                 else:
                     hand["won"][seat] = won
                 shown = re.match(r"^(?:\([a-z ]+\) )*(?:showed|mucked) \[([^\]]*)\]", fate)
+                # A muck at the showdown that only the summary writes is a muck all the same.
+                if "*** SHOW DOWN ***" in lines and re.match(r"^(?:\([a-z ]+\) )*mucked", fate) and not any(
+                        row[0] == seat - 1 and row[1] == Action.MUCK for row in actions):
+                    actions.append((seat - 1, Action.MUCK, street, math.nan, math.nan, False, line))
                 if shown:
                     holes[seat] = hole_cards(shown[1])
     hand["holes"] = {seat: cards for seat, cards in holes.items() if cards and seat in hand["dealt"]}
@@ -234,7 +238,10 @@ def test_every_hand_reads_as_its_text_says(path: Path) -> None:
         for hand in range(record.hands):
             line, lines = blocks[number]
             number += 1
-            assert record.number[hand] == number and record.line[hand] == line
+            # A rejected hand's line is that of its fault, in the hand.
+            assert record.number[hand] == number
+            assert record.line[hand] == line if record.problem[hand] is None else \
+                line <= record.line[hand] < line + len(lines)
             assert record.problem[hand] == rejected.get(number)
             assert (record.excerpt[hand] is None) == (record.problem[hand] is None)
             check_hand(record, hand, reference_hand(lines), (path.name, number))

@@ -1,4 +1,4 @@
-"""PokerStars hand histories: the text logs a poker site writes, read as showdown deals and as Records.
+"""PokerStars hand histories: the text logs a poker site writes, read into Records.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports
 :mod:`~pipeline.formats.sources`, :mod:`~pipeline.formats.histories`,
@@ -11,27 +11,22 @@ This module owns the PokerStars hand-history format (``.txt`` session files,
 plain or compressed; one hand after another, each starting with a header line
 ``PokerStars Hand #ID: ...``, ``PokerStars Zoom Hand #...``, ``PokerStars Game
 #...``, tournaments included): its patterns, what its lines mean, the rules
-a hand is rejected by, and the :class:`~pipeline.hands.record.Record` of
-every hand read (:func:`read_records`).  Every hand read ends in exactly one outcome:
+a hand is rejected by as it is read, and the
+:class:`~pipeline.hands.record.Record` of every hand read
+(:func:`read_records`).  Everything after the reading (the replay of the
+chips, how each hand ends, the audit, the showdown rows and the hand tables)
+is the hands layer's, as for every format (:func:`read_batches`).
 
-* rejected, with its reason: a game other than Texas hold'em (checked before
-  anything else), a header that cannot be read, a hand cut short before its
-  ``*** SUMMARY ***``, a bad seat line, an action or a collection naming a
-  player who is not seated, a summary line naming another player than its seat;
-* set apart (valid, but not one board to score): a hand run twice, a cancelled
-  hand;
-* without showdown: no ``*** SHOW DOWN ***`` line;
-* unknown cards: a showdown where a player still in the hand neither shows two
-  cards nor mucks, or whose board has fewer than five cards;
-* scored: the seats that show two cards at the showdown, numbered as the table
-  numbers them (``Seat 3`` is ``p3``), on the five-card board; a player who mucks
-  (``mucks hand``, or ``mucked`` in the summary) forfeits and is left empty.
-
-The recorded winners of the main pot (``collected ... from pot`` or ``from main
-pot``, and a winner named ``(pot not awarded as player cashed out)`` in the
-summary) fill the expected column when the record is consistent: the total pot
-less the rake must equal what was collected, cash-outs included; otherwise the
-hand is still scored and counted as ``inconsistent_record``.
+A hand is rejected, with its reason, for a game other than Texas hold'em
+(checked before anything else), a header that cannot be read, a hand cut
+short before its ``*** SUMMARY ***``, a bad seat line, an action or a
+collection naming a player who is not seated, a summary line naming another
+player than its seat.  The text sets apart a hand run twice and a cancelled
+hand.  The record's own result is what the seats collected (``collected ...
+from pot``), cashed out (``cashed out the hand for X``, the fee taken) and
+were returned (``Uncalled bet``), and the summary's ``Total pot ... | Rake``;
+the collectors of the main pot (``from pot``, ``from main pot``, and a winner
+named ``(pot not awarded as player cashed out)``) are named as such.
 
 What the Record says
 --------------------
@@ -45,7 +40,9 @@ blind``: dead money), and ``posts small & big blinds X`` is both, the hand's
 small blind dead and the rest live.  Hole cards are read from ``Dealt to``,
 ``shows`` and the summary's ``showed``/``mucked`` (the last of these wins); a
 seat dealt in whose cards the text never shows holds
-:data:`~pipeline.hands.record.UNKNOWN_CARD`.
+:data:`~pipeline.hands.record.UNKNOWN_CARD`.  A player the summary says
+``mucked`` at a showdown without a ``mucks hand`` line mucks at that summary
+line.
 
 How a file is read
 ------------------
@@ -76,14 +73,13 @@ from pipeline.arrays import as_mask
 from pipeline.errors import InputError
 from pipeline.formats import pokerstars_text as raw
 from pipeline.formats import scan
-from pipeline.formats.histories import EXPECTED, NO_RECORDED_WINNER, complete, reason_key
+from pipeline.formats.histories import batch_of
 from pipeline.formats.pokerstars_text import matching as _matching
 from pipeline.formats.sources import Batch, Source, format_suffix
 from pipeline.games import holdem
 from pipeline.hands.audit import settle
-from pipeline.hands.model import VOCABULARIES, Action, hand_key, vocabulary_column
+from pipeline.hands.model import VOCABULARIES, Action, Apart, hand_key, vocabulary_column
 from pipeline.hands.record import CODE, NO_CARD, SLOTS, UNKNOWN_CARD, Record
-from pipeline.hands.tables import tables
 from pipeline.text import repair_utf8, shown
 
 SUFFIXES = (".txt",)
@@ -95,7 +91,6 @@ VENUE = "PokerStars"
 #: once, and parsed :data:`pipeline.formats.phh.GROUP_HANDS` hands at a time.
 CHUNK_BYTES = 1 << 23
 _SEATS = holdem.MAX_PLAYERS
-_BOARD = 5
 
 # Amounts: a currency sign or none (tournament chips), digits with thousands separators.
 _AMOUNT = r"[$€£¥]?[0-9][0-9,]*(?:\.[0-9]+)?"
@@ -142,7 +137,6 @@ _STAKES = rf"(?P<small>{_AMOUNT})/(?P<big>{_AMOUNT})(?:.* (?P<iso>[A-Z]{{3}}))?\
 _BETTING = (("No Limit", "no-limit"), ("Pot Limit", "pot-limit"), ("Limit", "fixed-limit"))
 _CASHED_OUT = (rf"{_TAGS} showed \[[^\]]*\] and won \((?P<amount>{_AMOUNT})\)"
                r".*\(pot not awarded as player cashed out\)")
-_TWO_CARDS = r"^[^ ]{2} [^ ]{2}$"
 
 _START_BYTES = re.compile(HAND_START.encode())
 
@@ -156,9 +150,6 @@ _HEADERS_HOLDEM = raw.lines_of(r"PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #
                                r"(?:(?:No|Pot|Fixed) )?Limit (?:- )?(?:Level [^ \n]+ )?\([^(),\n]*\) - .+? *")
 #: A hand's first line: its first bytes, its pattern, and that of many such lines at once.
 _HAND = ("PokerStars ", HAND_START, _HAND_STARTS)
-
-# Outcomes of a hand.
-SCORED, WITHOUT_SHOWDOWN, UNKNOWN_CARDS, SET_APART, REJECTED = range(5)
 
 # Words after "NAME: " that are actions as they stand, without reading an amount.
 _PLAIN_ACTIONS = (b"folds", b"checks", b"mucks hand", b"doesn't show hand")
@@ -204,29 +195,18 @@ def is_pokerstars(path: Path) -> bool:
 def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
     """Read a PokerStars source in batches of at most ``batch_rows`` hands.
 
-    Each batch's table holds :data:`pipeline.formats.histories.COLUMNS` for
-    the hands scored; its rows are the hands' numbers in the file (1-based,
-    every hand counted), its lines the line where each hand starts; rejected
-    hands are in ``unreadable`` (with the line of the fault) and the others in
-    ``counts``.
+    Each hand is read into a :class:`~pipeline.hands.record.Record`; the
+    rest (showdown rows, rejects, counts, the audit and the hand tables) is
+    worked out from it as for every hand-history format
+    (:func:`pipeline.formats.histories.batch_of`).  A batch's rows are its
+    hands' numbers in the file (1-based, every hand counted), its lines the
+    line where each hand starts.
 
     Raises InputError naming the file when it cannot be read (a damaged archive).
     """
-    for parsed in _chunks(source):
-        for begin in range(0, parsed.hands, batch_rows):
-            stop = min(begin + batch_rows, parsed.hands)
-            batch = parsed.batch(begin, stop)
-            # The hand tables from the shared model; the showdown rows and their audit are still
-            # this reader's own.
-            record = parsed.record_of(begin, stop)
-            keys = hand_key(source.place, record.number)
-            settled = settle(record)
-            batch.hand_tables = tables(record, settled.chips, settled.ending, keys=keys,
-                                       source=pa.array([source.name] * record.hands, pa.string()),
-                                       inconsistent=settled.audit.reason != None)  # noqa: E711
-            batch.table = batch.table.set_column(batch.table.column_names.index("hand_key"), "hand_key",
-                                                 pa.array(keys[parsed.outcome[begin:stop] == SCORED]))
-            yield batch
+    for record, carried in _records(source, batch_rows):
+        yield batch_of(settle(record), keys=hand_key(source.place, record.number), files=source.name,
+                       carried=carried)
 
 
 def read_records(source: Source, *, batch_rows: int) -> Iterator[Record]:
@@ -235,18 +215,27 @@ def read_records(source: Source, *, batch_rows: int) -> Iterator[Record]:
 
     Raises InputError naming the file when it cannot be read (a damaged archive).
     """
-    for parsed in _chunks(source):
-        for begin in range(0, parsed.hands, batch_rows):
-            yield parsed.record_of(begin, min(begin + batch_rows, parsed.hands))
+    for record, _ in _records(source, batch_rows):
+        yield record
 
 
-def _chunks(source: Source) -> Iterator[_Parsed]:
-    """The hands of a source parsed a chunk at a time (:func:`_pieces`)."""
+def _records(source: Source, batch_rows: int) -> Iterator[tuple[Record, dict[str, pa.Array]]]:
+    """The Records of a source's batches, each with the winners' columns of its hands as the header
+    writes them (:data:`pipeline.formats.histories.CARRIED`: hand, variant, stakes, time)."""
+    for record, carried in _chunks(source):
+        for begin in range(0, record.hands, batch_rows):
+            count = min(batch_rows, record.hands - begin)
+            yield (record.slice(begin, begin + count),
+                   {name: column.slice(begin, count) for name, column in carried.items()})
+
+
+def _chunks(source: Source) -> Iterator[tuple[Record, dict[str, pa.Array]]]:
+    """The hands of a source parsed a chunk at a time (:func:`_pieces`, :func:`_parse`)."""
     hands_before = 0
     for piece, first_line, newlines in _pieces(source):
-        parsed = _parse(piece, first_line, hands_before, source.name, newlines)
-        yield parsed
-        hands_before += parsed.hands
+        record, carried = _parse(piece, first_line, hands_before, newlines)
+        yield record, carried
+        hands_before += record.hands
 
 
 def _pieces(source: Source) -> Iterator[tuple[NDArray[np.uint8], int, NDArray[np.intp]]]:
@@ -265,59 +254,6 @@ def _pieces(source: Source) -> Iterator[tuple[NDArray[np.uint8], int, NDArray[np
                 line += len(chunk.newlines)
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"{source.path}: cannot read past line {line} ({error})") from None
-
-
-@dataclass
-class _Parsed:
-    """The hands of one chunk, decided; :meth:`batch` and :meth:`record_of` cut them into batches.
-
-    Arrays are per hand, in file order (hand i of the chunk is row i).
-    """
-
-    hands: int
-    ordinal: NDArray[np.int64]  # the hand's number in its file
-    line: NDArray[np.int64]  # the line where the hand starts
-    outcome: NDArray[np.int64]  # SCORED ... REJECTED
-    problem: list[tuple[int, str, str]]  # per rejected hand, in order: (line, text, reason)
-    apart_reason: list[str | None]
-    inconsistent: NDArray[np.bool_]
-    inconsistent_reason: NDArray[np.str_]
-    recorded: NDArray[np.bool_]
-    table: pa.Table  # one row per scored hand, in order
-    record: Record  # every hand
-
-    def batch(self, begin: int, stop: int) -> Batch:
-        """The batch of hands ``begin`` to ``stop`` (positions in the chunk)."""
-        outcome = self.outcome[begin:stop]
-        scored_before = int((self.outcome[:begin] == SCORED).sum())
-        scored = np.flatnonzero(outcome == SCORED) + begin
-        table = self.table.slice(scored_before, len(scored))
-        rejected_before = int((self.outcome[:begin] == REJECTED).sum())
-        unreadable = []
-        for offset, hand in enumerate(np.flatnonzero(outcome == REJECTED) + begin):
-            line, text, reason = self.problem[rejected_before + offset]
-            unreadable.append((int(self.ordinal[hand]), line, text, reason))
-        counts = {"without_showdown": int((outcome == WITHOUT_SHOWDOWN).sum()),
-                  "unknown_cards": int((outcome == UNKNOWN_CARDS).sum()),
-                  "set_apart": int((outcome == SET_APART).sum())}
-        for hand in np.flatnonzero(outcome == SET_APART) + begin:
-            key = reason_key("set_apart", str(self.apart_reason[hand]))
-            counts[key] = counts.get(key, 0) + 1
-        scored_mask = outcome == SCORED
-        recorded = self.recorded[begin:stop]
-        inconsistent = scored_mask & recorded & self.inconsistent[begin:stop]
-        counts["inconsistent_record"] = int(inconsistent.sum())
-        for reason in self.inconsistent_reason[begin:stop][inconsistent]:
-            key = reason_key("inconsistent_record", str(reason))
-            counts[key] = counts.get(key, 0) + 1
-        counts["no_recorded_result"] = int((scored_mask & ~recorded).sum())
-        batch = Batch(table, self.ordinal[scored], self.line[scored], unreadable, counts=counts)
-        batch.last_row = int(self.ordinal[stop - 1]) if stop > begin else 0
-        return batch
-
-    def record_of(self, begin: int, stop: int) -> Record:
-        """The Record of hands ``begin`` to ``stop`` (positions in the chunk)."""
-        return self.record.slice(begin, stop)
 
 
 def _check_headers(lines: raw.Lines, rejects: raw.Rejects) -> NDArray[np.bool_]:
@@ -465,56 +401,39 @@ def _name_actors(lines: raw.Lines, seats: _Seats, rejects: raw.Rejects, actions:
 
 @dataclass
 class _Showdown:
-    """What the hands show and pay: per hand and seat (shape (hands, 10)) and per hand (shape (hands,))."""
+    """What the hands show and who the record says won the main pot."""
 
     hands: NDArray[np.bool_]  # (hands,): the hand has a "*** SHOW DOWN ***"
     shown: NDArray[np.bool_]  # (hands,): it has one, or a player shows
     shows: NDArray[np.int64]  # the actions "shows [..]" of seated players (indexes in the actions)
     cards: pa.Array  # the cards of each of them
-    revealed: NDArray[np.int64]  # the index in ``cards`` of the seat's two cards shown at a showdown, -1
-    mucked: NDArray[np.bool_]  # at a showdown
-    live: NDArray[np.bool_]  # the seat's summary line does not say it folded (read at a showdown)
-    collected: NDArray[np.float64]  # (hands,): what the winners collected, cash-outs included
     winners: NDArray[np.int64]  # (hands,): bit s - 1 for seat s, a winner of the main pot
-    recorded: NDArray[np.bool_]  # (hands,): the record names someone paid
     # The summary's "showed [..]" and "mucked [..]": their hand, slot and cards, in line order.
     summary_cards: tuple[NDArray[np.int64], NDArray[np.int64], pa.Array]
+    # The summary's "mucked" at a showdown: their line and slot, in line order.
+    summary_mucks: tuple[NDArray[np.int64], NDArray[np.int64]]
 
 
 def _shows(lines: raw.Lines, actions: _Actions) -> _Showdown:
-    """Cards shown, and, at a showdown (only a showdown scored needs them), the seats' two cards
-    shown and the hands mucked."""
-    hands, rows, actor = lines.hands, actions.found.rows, actions.actor
-    showdown, hand = lines.flag(lines.marked("*** SHOW DOWN ***")), lines.hand_of[rows]
+    """The cards players show, and the hands with a showdown."""
+    rows, actor = actions.found.rows, actions.actor
+    showdown = lines.flag(lines.marked("*** SHOW DOWN ***"))
     shows = np.flatnonzero((actor > 0) & (actions.kind == _SHOW))
     cards = raw.bracketed(lines.text, actions.found.colon[shows] + len(": shows ["),
                           lines.line_stop[rows[shows]])
-    two = as_mask(pc.match_substring_regex(cards, _TWO_CARDS))
-    revealed = np.full((hands, _SEATS), -1, dtype=np.int64)
-    # The last show of a seat counts (a player may show again at the showdown).
-    counted = np.flatnonzero(showdown[hand[shows]])
-    if len(counted):
-        last = np.unique((hand[shows[counted]] * (_SEATS + 1) + actor[shows[counted]])[::-1],
-                         return_index=True)[1]
-        chosen = counted[::-1][last]
-        revealed[hand[shows[chosen]], actor[shows[chosen]] - 1] = np.where(two[chosen], chosen, -1)
-    mucked = np.zeros((hands, _SEATS), dtype=bool)
-    mucks = np.flatnonzero((actor > 0) & (actions.kind == _MUCK) & showdown[hand])
-    mucked[hand[mucks], actor[mucks] - 1] = True
     shown = showdown.copy()
-    shown[hand[shows]] = True
-    return _Showdown(hands=showdown, shown=shown, shows=shows, cards=cards, revealed=revealed, mucked=mucked,
-                     live=np.zeros((hands, _SEATS), dtype=bool), collected=np.zeros(hands),
-                     winners=np.zeros(hands, dtype=np.int64), recorded=np.zeros(hands, dtype=bool),
+    shown[lines.hand_of[rows[shows]]] = True
+    return _Showdown(hands=showdown, shown=shown, shows=shows, cards=cards,
+                     winners=np.zeros(lines.hands, dtype=np.int64),
                      summary_cards=(np.zeros(0, np.int64), np.zeros(0, np.int64),
-                                    pa.nulls(0, pa.large_string())))
+                                    pa.nulls(0, pa.large_string())),
+                     summary_mucks=(np.zeros(0, np.int64), np.zeros(0, np.int64)))
 
 
 def _collected(lines: raw.Lines, collections: _Collections, showdown: _Showdown) -> None:
-    """What was collected at each showdown, and the seats paid from the main pot."""
+    """The seats paid from the main pot at each showdown ("from pot", "from main pot")."""
     rows = collections.rows
     counted = np.flatnonzero(showdown.hands[lines.hand_of[rows]])
-    np.add.at(showdown.collected, lines.hand_of[rows[counted]], np.nan_to_num(collections.amount[counted]))
     pots = pc.utf8_rtrim(raw.take(collections.pot, counted), characters=" \n")
     main_pot = as_mask(pc.is_in(pots, value_set=pa.array(["pot", "main pot"])))
     main = counted[main_pot & (collections.collector[counted] > 0)]
@@ -526,8 +445,8 @@ def _summary(lines: raw.Lines, seats: _Seats, rejects: raw.Rejects, collections:
              showdown: _Showdown) -> None:
     """Each seat's fate in the summary, after "Seat N: " and that seat's name, exactly; a line that
     does not name its seat's player rejects its hand.  The cards each fate shows; at a showdown,
-    who folded, who mucked, and who won the pot and cashed out instead."""
-    text, hands = lines.text, lines.hands
+    who mucked, and who won the pot and cashed out instead."""
+    text = lines.text
     rows, number, named, fate_at = raw.summary_lines(lines, seats.found, seats.of_hand, seats.name_length,
                                                      (seats.code, seats.names))
     wrong = np.flatnonzero(~named)
@@ -545,19 +464,13 @@ def _summary(lines: raw.Lines, seats: _Seats, rejects: raw.Rejects, collections:
     showdown.summary_cards = (fate_hand[with_cards], fate_index[with_cards], raw.bracketed(
         text, fate_at[read][with_cards] + cards_at[with_cards], lines.line_stop[rows[read][with_cards]]))
     at_showdown = showdown.hands[fate_hand]  # the rest counts at a showdown only
-    folded = as_mask(pc.match_substring_regex(fate_texts, _TAGS + " folded"))[fate_code]
-    showdown.live[fate_hand[at_showdown], fate_index[at_showdown]] = ~folded[at_showdown]
     late = at_showdown & as_mask(pc.match_substring_regex(fate_texts, _TAGS + " mucked"))[fate_code]
-    showdown.mucked[fate_hand[late], fate_index[late]] = True
+    showdown.summary_mucks = (rows[read][late], fate_index[late])
+    # A winner who cashed out won the main pot all the same.
     cashed_out = as_mask(pc.match_substring(fate_texts, "(pot not awarded as player cashed out)"))
     cash = np.flatnonzero(cashed_out[fate_code] & at_showdown)
-    cash_found = pc.extract_regex(fates.take(pa.array(cash)), _CASHED_OUT)
-    cash_ok = cash_found.is_valid().to_numpy(zero_copy_only=False)
-    cash, cash_amount = cash[cash_ok], raw.amounts(cash_found.field("amount").filter(pa.array(cash_ok)))
-    np.add.at(showdown.collected, fate_hand[cash], np.nan_to_num(cash_amount))
+    cash = cash[as_mask(pc.match_substring_regex(fates.take(pa.array(cash)), _CASHED_OUT))]
     np.bitwise_or.at(showdown.winners, fate_hand[cash], np.left_shift(1, fate_index[cash]))
-    showdown.recorded = (np.bincount(lines.hand_of[collections.rows], minlength=hands) + np.bincount(
-        fate_hand[cash], minlength=hands)) > 0
 
 
 @dataclass
@@ -566,9 +479,7 @@ class _Totals:
 
     pot: NDArray[np.float64]
     rake: NDArray[np.float64]
-    has_total: NDArray[np.bool_]
     board: pa.Array  # the board's cards as written, "" where none
-    board_cards: NDArray[np.int64]
 
 
 def _totals(lines: raw.Lines) -> _Totals:
@@ -578,71 +489,27 @@ def _totals(lines: raw.Lines) -> _Totals:
     pot, rake = np.full(lines.hands, np.nan), np.full(lines.hands, np.nan)
     pot[has_total], rake[has_total] = raw.totals(lines, total_row[has_total], _TOTAL)
     board = raw.board_texts(lines)
-    return _Totals(pot=pot, rake=rake, has_total=has_total, board=board,
-                   board_cards=(pc.utf8_length(board).to_numpy(zero_copy_only=False) + 1) // 3)
+    return _Totals(pot=pot, rake=rake, board=board)
 
 
-def _outcomes(lines: raw.Lines, rejects: raw.Rejects, showdown: _Showdown,
-              totals: _Totals) -> tuple[NDArray[np.int64], list[str | None], NDArray[np.bool_]]:
-    """Each hand's outcome, in the order of the rules; why a hand set apart is, and the seats scored."""
-    hands = lines.hands
+def _apart(lines: raw.Lines, rejects: raw.Rejects) -> NDArray[np.object_]:
+    """(hands,) object: why the text sets each hand apart (:class:`~pipeline.hands.model.Apart`), None
+    for none: a board run twice (``*** FIRST FLOP ***`` and the like), a cancelled hand."""
     twice = lines.flag(np.concatenate([
         lines.marked("*** FIRST SHOW DOWN ***"), lines.marked("*** FIRST FLOP ***"),
         lines.starting("Hand was run twice"), lines.starting("FIRST Board [")]))
     cancelled = lines.flag(lines.starting("Hand cancelled"))
-    rejected = rejects.mask
-    apart = ~rejected & (twice | cancelled)
-    apart_reason: list[str | None] = [None] * hands
-    for hand in np.flatnonzero(apart):
-        apart_reason[hand] = "cancelled" if cancelled[hand] else "run twice"
-    without = ~rejected & ~apart & ~showdown.hands
-    live, mucked, revealed = showdown.live, showdown.mucked, showdown.revealed
-    scored_seats = live & ~mucked & (revealed >= 0)
-    unknown = ~rejected & ~apart & showdown.hands & (
-        (live & ~mucked & (revealed < 0)).any(axis=1) | (totals.board_cards != _BOARD)
-        | ~scored_seats.any(axis=1))
-    outcome = np.full(hands, SCORED, dtype=np.int64)
-    outcome[without] = WITHOUT_SHOWDOWN
-    outcome[unknown] = UNKNOWN_CARDS
-    outcome[apart] = SET_APART
-    outcome[rejected] = REJECTED
-    return outcome, apart_reason, scored_seats
+    apart = np.full(lines.hands, None, dtype=object)
+    apart[~rejects.mask & twice] = str(Apart.RUN_TWICE)
+    apart[~rejects.mask & cancelled] = str(Apart.CANCELLED)
+    return apart
 
 
-def _scored_table(seats: _Seats, showdown: _Showdown, totals: _Totals, header: dict[str, pa.Array],
-                  table_name: pa.Array, scored: NDArray[np.int64], scored_seats: NDArray[np.bool_],
-                  expected: NDArray[np.object_], path: str) -> pa.Table:
-    """The rows of the hands scored: board, each seat's cards shown, the expected winners, and the
-    columns that trace the row back to its hand (:data:`pipeline.formats.histories.CARRIED`)."""
-    columns: dict[str, pa.Array] = {holdem.BOARD_COLUMN: raw.take(totals.board, scored)}
-    held = scored_seats[scored]
-    names_by_seat = []
-    none = pa.scalar(None, pa.large_string())
-    for seat in range(_SEATS):
-        cards_at = showdown.revealed[scored, seat]
-        cards = raw.take(showdown.cards, np.maximum(cards_at, 0)) if len(showdown.cards) else \
-            pa.nulls(len(scored), pa.large_string())
-        columns[holdem.SEATS[seat]] = pc.if_else(pa.array(held[:, seat]), cards, none)
-        row = seats.of_hand[scored, seat]
-        name = raw.take(seats.name, np.maximum(row, 0)) if len(seats.rows) else \
-            pa.nulls(len(scored), pa.large_string())
-        names_by_seat.append(pc.if_else(pa.array(row >= 0), name, none))
-    columns[EXPECTED] = pa.array(expected[scored].tolist(), pa.string())
-    columns["file"] = pa.array([path] * len(scored), pa.string())
-    columns["hand"] = raw.take(header["hand"], scored)
-    for column, names in zip(holdem.SEATS, names_by_seat):
-        columns[f"{column}_player"] = names
-    columns["variant"] = raw.take(header["variant"], scored)
-    columns["table"] = raw.take(table_name, scored)
-    columns["stakes"] = raw.take(header["stakes"], scored)
-    columns["time"] = raw.take(header["time"], scored)
-    return complete(pa.table({name: pc.cast(array, pa.string()) for name, array in columns.items()}))
-
-
-def _parse(piece: NDArray[np.uint8] | bytes, first_line: int, hands_before: int, path: str,
-           newlines: NDArray[np.intp] | None = None) -> _Parsed:
-    """Decide every hand of a chunk of whole hands (text with ``\\n`` line ends, at ``newlines`` if
-    known): the rules each hand is rejected by, in their order, then its outcome and its Record."""
+def _parse(piece: NDArray[np.uint8] | bytes, first_line: int, hands_before: int,
+           newlines: NDArray[np.intp] | None = None) -> tuple[Record, dict[str, pa.Array]]:
+    """Read every hand of a chunk of whole hands (text with ``\\n`` line ends, at ``newlines`` if
+    known): the rules each hand is rejected by, in their order, then its Record, and the winners'
+    columns as the header writes them."""
     piece, bad_lines = repair_utf8(piece)  # bytes replaced are never a "\n"
     lines = raw.Lines(piece, newlines, _HAND)
     rejects = raw.Rejects(lines)
@@ -659,46 +526,35 @@ def _parse(piece: NDArray[np.uint8] | bytes, first_line: int, hands_before: int,
     _collected(lines, collections, showdown)
     _summary(lines, seats, rejects, collections, showdown)
     totals = _totals(lines)
-    inconsistent = ~(np.abs(totals.pot - totals.rake - showdown.collected) <= 1e-9 * (1 + np.abs(totals.pot)))
-    inconsistent_reason = np.where(totals.has_total, "total pot less rake is not what was collected",
-                                   "no total pot and rake line")
-    outcome, apart_reason, scored_seats = _outcomes(lines, rejects, showdown, totals)
-    scored = np.flatnonzero(outcome == SCORED)
-    checked = showdown.recorded & ~inconsistent
-    winners = showdown.winners
-    expected = np.where(checked, np.where(winners > 0, holdem.winners_text(winners), NO_RECORDED_WINNER), "")
     header = raw.header_fields(lines, _HEADER_PLAIN, _HEADER)
     table_name, max_seats, button = raw.table_lines(lines)
-    table = _scored_table(seats, showdown, totals, header, table_name, scored, scored_seats, expected, path)
-    problems = [(first_line + int(rejects.line[h]), rejects.text[h], str(rejects.reason[h]))
-                for h in np.flatnonzero(rejects.mask)]
-    ordinal = hands_before + 1 + np.arange(lines.hands, dtype=np.int64)
+    # A rejected hand's line is that of its fault.
+    line = first_line + np.where(rejects.mask, rejects.line, lines.starts)
+    number = hands_before + 1 + np.arange(lines.hands, dtype=np.int64)
     record = _record(lines, rejects, seats, actions, collections, showdown, totals, header, holdem_game,
-                     (table_name, max_seats, button), (ordinal, first_line + lines.starts, apart_reason))
-    return _Parsed(hands=lines.hands, ordinal=ordinal, line=first_line + lines.starts, outcome=outcome,
-                   problem=problems, apart_reason=apart_reason, inconsistent=inconsistent,
-                   inconsistent_reason=inconsistent_reason, recorded=showdown.recorded, table=table,
-                   record=record)
+                     (table_name, max_seats, button), (number, line, _apart(lines, rejects)))
+    return record, {name: header[name] for name in ("hand", "variant", "stakes", "time")}
 
 
 def _record(lines: raw.Lines, rejects: raw.Rejects, seats: _Seats, actions: _Actions,
             collections: _Collections, showdown: _Showdown, totals: _Totals, header: dict[str, pa.Array],
             holdem_game: NDArray[np.bool_],
             table: tuple[pa.Array, NDArray[np.int64], NDArray[np.int64]],
-            where: tuple[NDArray[np.int64], NDArray[np.int64], list[str | None]]) -> Record:
+            where: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.object_]]) -> Record:
     """The Record of a chunk's hands: ``table`` their table lines' name, seats and button;
     ``where`` their numbers in the file, their first lines and why each is set apart."""
     (table_name, max_seats, button), (number, line, apart) = table, where
     dealt = _dealt(lines, seats, actions, collections)
     hand = _hand_columns(header, holdem_game, table_name, max_seats)
-    acts = _action_columns(lines, actions, hand["small_blind"].to_numpy(zero_copy_only=False))
+    acts = _action_columns(lines, actions, showdown.summary_mucks,
+                           hand["small_blind"].to_numpy(zero_copy_only=False))
     hand["ante"] = acts.pop("ante")
     received, cashed_out, returned = _paid(lines, seats, actions, collections, dealt)
     slot_of = np.where(dealt, seats.of_hand, -1).ravel()
     excerpt = np.array(rejects.text, dtype=object)
     excerpt[~rejects.mask] = None
     return Record(
-        number=number, line=line, apart=np.array(apart, dtype=object),
+        number=number, line=line, apart=apart,
         problem=np.array(rejects.reason, dtype=object),
         excerpt=excerpt.tolist(), hand=hand,
         button=np.where((button >= 1) & (button <= SLOTS), button - 1, -1).astype(np.int8),
@@ -758,12 +614,26 @@ def _hand_columns(header: dict[str, pa.Array], holdem_game: NDArray[np.bool_], t
             "max_seats": pa.array(max_seats.astype(np.int8), mask=max_seats == 0)}
 
 
-def _action_columns(lines: raw.Lines, actions: _Actions, small_blind: NDArray[np.float64]) -> dict[str, Any]:
-    """The Record's per-action arrays (every action of a seated player, in line order) and, under
+def _action_columns(lines: raw.Lines, actions: _Actions, mucks: tuple[NDArray[np.int64], NDArray[np.int64]],
+                    small_blind: NDArray[np.float64]) -> dict[str, Any]:
+    """The Record's per-action arrays (every action of a seated player, in line order; ``mucks``: the
+    summary's mucks at a showdown, lines and slots) and, under
     ``"ante"``, each hand's ante (the most a ``posts the ante`` says), null where none is posted."""
     keep = np.flatnonzero((actions.actor > 0) & (actions.kind >= 0))
     rows, kind, value = actions.found.rows[keep], actions.kind[keep], actions.amount[keep]
-    hand, all_in = lines.hand_of[rows], actions.all_in[keep]
+    slot, all_in = actions.actor[keep] - 1, actions.all_in[keep]
+    # A muck only the summary writes ("mucked" at a showdown, no "mucks hand"): an action at its line.
+    muck_rows, muck_slot = mucks
+    body_mucks = lines.hand_of[rows[kind == _MUCK]] * SLOTS + slot[kind == _MUCK]
+    alone = np.flatnonzero(~np.isin(lines.hand_of[muck_rows] * SLOTS + muck_slot, body_mucks))
+    if len(alone):
+        order = np.argsort(np.concatenate([rows, muck_rows[alone]]), kind="stable")
+        rows = np.concatenate([rows, muck_rows[alone]])[order]
+        kind = np.concatenate([kind, np.full(len(alone), _MUCK)])[order]
+        value = np.concatenate([value, np.full(len(alone), np.nan)])[order]
+        slot = np.concatenate([slot, muck_slot[alone]])[order]
+        all_in = np.concatenate([all_in, np.zeros(len(alone), bool)])[order]
+    hand = lines.hand_of[rows]
     code = np.array([CODE[action] for _, action in _KINDS], dtype=np.int8)[kind]
     # The hand's first small and big blind are its blinds; a later one is a post to enter.
     for blind, later in ((Action.POST_SMALL_BLIND, Action.POST_DEAD), (Action.POST_BIG_BLIND, Action.POST)):
@@ -782,12 +652,12 @@ def _action_columns(lines: raw.Lines, actions: _Actions, small_blind: NDArray[np
         dead = both[copies] & ~second
         code, value, all_in = code[copies], value[copies], all_in[copies]
         hand, street = hand[copies], street[copies]
-        keep, texts = keep[copies], raw.take(texts, copies)
+        slot, texts = slot[copies], raw.take(texts, copies)
         code[second] = CODE[Action.POST]
         # Amounts are decimal: the difference is rounded back to far below a cent.
         value[second] = np.round(value[second] - small_blind[hand[second]], 9)
         value[dead], all_in[dead] = small_blind[hand[dead]], False
-    return {"action_hand": hand, "slot": (actions.actor[keep] - 1).astype(np.int8), "action": code,
+    return {"action_hand": hand, "slot": slot.astype(np.int8), "action": code,
             "street": street, "to": np.where(_TO[code], value, np.nan),
             "written": np.where(_WRITTEN[code], value, np.nan), "all_in": all_in, "text": texts,
             "ante": raw.floats(ante)}

@@ -12,9 +12,9 @@ evaluator: a mismatch must only ever mean that a consistent record and the
 evaluator disagree.  The checks, the first that fails naming the record:
 
 - the winnings sum to 0 while chips went into the pot (:data:`ZERO_WINNINGS`);
-- what the players received and the rake are not the pot: the rake
-  written, or (where none is) the chips left over, is negative or more
-  than :data:`MAX_RAKE` of the pot (:data:`NOT_CONSERVED`);
+- what the players received and the rake are not the chips put in: the
+  rake written, or (where none is) the chips left over, is negative or
+  more than :data:`MAX_RAKE` of the pot (:data:`NOT_CONSERVED`);
 - the record's two accounts (finishing stacks, winnings) disagree
   (:data:`DISAGREE`);
 - the total pot written is not the chips the replay put in (:data:`POT_DIFFERS`);
@@ -119,7 +119,8 @@ def audit(record: Record, chips: Chips, ending: Ending) -> Audit:
     cashed_out = across(np.logical_or, (record.cashed_out != 0) & dealt)
     total = np.where(dealt & np.isfinite(got), got, 0.0).sum(axis=1)
     rake = np.where(np.isnan(record.rake), paid_in - total, record.rake)
-    pot = np.where(np.isnan(record.pot), paid_in, record.pot)
+    # Conservation is of the chips put in; a total pot written otherwise is a fault of its own.
+    pot = paid_in
     paid = np.where(np.isfinite(got), got, 0.0) > near[:, None]
     contesting = chips.contesting
     both = has_finishing & known_stacks & has_received

@@ -50,7 +50,8 @@ class Record:
         The hand's number in its input, from 1, every hand counted: with the
         input's place in the run, its ``hand_key``.
     line : int64
-        The line of the input where the hand starts.
+        The line of the input where the hand starts; for a hand the format
+        rejects, the line of the fault where it knows it.
     problem : object
         Why the format rejects the hand as it reads it (str), None for none.
     excerpt : list of str or None
