@@ -37,7 +37,7 @@ from pipeline.errors import (
     resource_limits,
     stop_on_signals,
 )
-from pipeline.formats import readers
+from pipeline.formats import contest_files
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.formats.writers import FORMATS
 from pipeline.games import holdem, larvis, registry
@@ -489,8 +489,8 @@ def contest(file: str | None, batch_rows: int) -> None:
     name = "<stdin>" if file in (None, "-") else file
     stream = click.open_file(file or "-", encoding="utf-8", errors="replace")
     with stream:
-        batches = readers.contest_batches(readers.text_lines(stream, name=name), batch_rows=batch_rows,
-                                          name=name)
+        batches = contest_files.contest_batches(contest_files.text_lines(stream, name=name),
+                                                batch_rows=batch_rows, name=name)
         try:
             for batch in batches:
                 printed, problem = holdem.contest_winners(batch.table, batch.rows, batch.lines, name=name)

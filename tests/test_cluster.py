@@ -23,7 +23,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 from pipeline.cli import cli
-from pipeline.formats import histories, readers
+from pipeline.formats import csv_files, histories, readers
 from pipeline.runs import cluster
 from pipeline.runs.generate import generate
 from pipeline.runs.runner import Run
@@ -262,10 +262,10 @@ def test_line_ends_are_counted_alike_however_the_blocks_fall(tmp_path, monkeypat
     source = readers.open_source(path)
     size = path.stat().st_size
     for block in range(1, size + 1):
-        monkeypatch.setattr(readers, "CSV_BLOCK_BYTES", block)
+        monkeypatch.setattr(csv_files, "BLOCK_BYTES", block)
         for start in range(size):
             expected = len(re.findall(rb"\r\n|\r|\n", path.read_bytes()[start:]))
-            assert readers.count_line_ends(source, start, size) == expected, (block, start)
+            assert csv_files.count_line_ends(source, start, size) == expected, (block, start)
 
 
 def test_byte_ranges_then_more_files_keep_numbering_rows(client, tmp_path, big_csv, holdem_archive):

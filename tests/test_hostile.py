@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.cli import cli
-from pipeline.formats import readers
+from pipeline.formats import contest_files, csv_files
 from pipeline.games import holdem
 from pipeline.runs.runner import Run
 
@@ -421,7 +421,7 @@ def test_contest_files_through_run_and_the_contest_command(text, batch_rows):
 def test_contest_batches_keep_every_instance_before_a_broken_one(lines, batch_rows):
     seen = []
     try:
-        for batch in readers.contest_batches(iter(lines), batch_rows=batch_rows, name="in.txt"):
+        for batch in contest_files.contest_batches(iter(lines), batch_rows=batch_rows, name="in.txt"):
             assert batch.table.num_rows <= batch_rows
             assert batch.table.num_rows >= 1 or batch.blank_lines >= 1  # trailing blank lines, counted
             assert batch.table.column_names == ["board", *holdem.SEATS]
@@ -599,7 +599,7 @@ def test_many_lines_that_are_not_utf8_are_each_rejected_and_every_other_line_sco
     text[-1] = text[-1].rstrip(b"\r\n")  # the last line without an end
     path = tmp_path / "games.csv"
     path.write_bytes(b"".join(text))
-    assert path.stat().st_size > readers.CSV_BLOCK_BYTES  # two pieces at least
+    assert path.stat().st_size > csv_files.BLOCK_BYTES  # two pieces at least
     out = tmp_path / "out"
     result = invoke(runner, ["run", str(path), "-o", str(out), "-q"])
     assert result.exit_code == 0, result.output

@@ -16,7 +16,7 @@ from pathlib import Path
 import pyarrow.csv as pacsv
 import pytest
 
-from pipeline.formats.readers import LINE_LIMIT, RAW_HEAD_BYTES
+from pipeline.formats.csv_files import LINE_LIMIT, RAW_HEAD_BYTES
 
 GAMES = 1_000
 TIMEOUT = 120  # seconds; a run of these files takes one or two

@@ -8,9 +8,16 @@ This module owns what every reader shares: a :class:`Source` (a file, its
 format and columns), a :class:`Batch` (rows read from it as text, with
 their numbers, lines, raw text and the rows that could not be read), the
 compressions a file may carry (:data:`COMPRESSIONS`) and the one place a
-compression suffix is taken off a name (:func:`format_suffix`).  Each
-format is a module that reads a Source into Batches: :mod:`~pipeline.formats.readers`
-(CSV, Parquet, contest files) and :mod:`~pipeline.formats.phh`.
+compression suffix is taken off a name (:func:`format_suffix`), the error
+of a file of no known format (:class:`UnknownFormatError`), a table's
+columns as text (:func:`as_strings`) and the one line a read error is told
+in (:func:`explain`).  Each format is a module that reads a Source into
+Batches (:mod:`~pipeline.formats.csv_files`,
+:mod:`~pipeline.formats.parquet_files`,
+:mod:`~pipeline.formats.contest_files`, :mod:`~pipeline.formats.phh`,
+:mod:`~pipeline.formats.pokerstars`), behind
+:mod:`~pipeline.formats.readers`, which finds the inputs and tells their
+formats apart.
 """
 
 from __future__ import annotations
@@ -23,7 +30,9 @@ from pathlib import Path, PurePath
 import numpy as np
 import pyarrow as pa
 
+from pipeline.errors import InputError
 from pipeline.games import holdem
+from pipeline.text import shown
 
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
 DEFAULT_BATCH_ROWS = 1 << 18
@@ -43,6 +52,21 @@ def format_suffix(path: str | Path) -> tuple[str, str | None]:
     if compression:
         suffixes = suffixes[:-1]
     return (suffixes[-1] if suffixes else ""), compression
+
+
+class UnknownFormatError(InputError):
+    """A file whose content is no format pokerpipe reads: a note, a picture, an empty file.
+
+    Named on the command line it stops the run, like any file that cannot
+    be read; found in a folder or by a pattern it is skipped with a notice
+    (:func:`~pipeline.formats.readers.find_sources`).  ``reason`` is the
+    message without the path.
+    """
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{shown(str(path), None, quote=False)}: {reason}")
+        self.path = path
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -185,3 +209,22 @@ class CsvLines:
         k = line - self._firsts[index]
         start, stop = int(starts[k]), int(starts[k + 1]) - 1
         return piece[start:stop].rstrip(b"\r\n").decode("utf-8", errors="replace")
+
+
+def as_strings(table: pa.Table, columns: tuple[str, ...], typed: frozenset[str] = frozenset()) -> pa.Table:
+    """``columns`` of ``table`` as text, but those in ``typed``; nulls for those it lacks."""
+    arrays = []
+    for name in columns:
+        if name in table.column_names:
+            column = table.column(name)
+            arrays.append(column if name in typed or pa.types.is_string(column.type)
+                          else column.cast(pa.string()))
+        else:
+            arrays.append(pa.nulls(table.num_rows, pa.string()))
+    return pa.table(arrays, names=list(columns))
+
+
+def explain(error: Exception) -> str:
+    """The first line of a read error's message, at most 200 characters: what a message quotes."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return shown(text, 200, quote=False)

@@ -474,7 +474,7 @@ def contest_winners(table: pa.Table, instances: np.ndarray, lines: np.ndarray, *
     Parameters
     ----------
     table : pyarrow.Table
-        Instances as :func:`pipeline.formats.readers.contest_batches` reads them.
+        Instances as :func:`pipeline.formats.contest_files.contest_batches` reads them.
     instances : ndarray of shape (n,), int64
         The number of each instance in its file.
     lines : ndarray of shape (n,), int64

@@ -36,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.errors import InputError, UsageError
-from pipeline.formats import readers
+from pipeline.formats import headers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.games import registry
 from pipeline.runs import runner
@@ -212,7 +212,7 @@ def _score_frame(frame: pd.DataFrame, *, game: str | None, best_five: bool) -> p
 def _scoring(names: tuple[str, ...], *, game: str | None, best_five: bool) -> runner.Scoring:
     if game is not None:
         registry.get(game)  # UsageError naming the known games
-    readers.checked_columns(Path(LABEL), names)  # twice, or a near miss: the run's rules for a header
+    headers.checked_columns(Path(LABEL), names)  # twice, or a near miss: the run's rules for a header
     return runner.scoring_for({LABEL: names}, game=game, best_five=best_five)
 
 
@@ -242,7 +242,7 @@ def _text(column: pa.Array | pa.ChunkedArray, name: str) -> pa.Array | pa.Chunke
     """A column as Arrow strings, nulls kept; dictionary, large and other types cast."""
     if pa.types.is_string(column.type):
         return column
-    problem = readers.text_type_problem(column.type)
+    problem = headers.text_type_problem(column.type)
     if problem:  # a list of cards, a struct: a run says the same of a Parquet column
         raise InputError(f"{LABEL}: column {shown(name)} {problem}")
     try:

@@ -17,7 +17,7 @@ Partitions
 * A Parquet file is cut into runs of consecutive row groups of about
   ``partition_rows`` rows (one partition if it has a single row group).
 * A plain (uncompressed) CSV file is cut into byte ranges of about
-  ``partition_bytes`` at line ends (:func:`pipeline.formats.readers.csv_byte_ranges`,
+  ``partition_bytes`` at line ends (:func:`pipeline.formats.csv_files.csv_byte_ranges`,
   a few bytes read per cut).  A first cheap pass on the cluster counts the
   line ends of every range, so each range knows the number of its first
   line and numbers its rows exactly as the local engine does.
@@ -67,7 +67,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.errors import PokerpipeError, UsageError, one_line
-from pipeline.formats import readers
+from pipeline.formats import csv_files, parquet_files, readers
 from pipeline.formats.publish import OutputSet
 from pipeline.formats.sources import Source
 from pipeline.formats.writers import TableWriter
@@ -237,14 +237,14 @@ def plan(run: Run, partition_rows: int = DEFAULT_PARTITION_ROWS,
         raise UsageError(f"partition_bytes must be at least 1, got {partition_bytes}")
     partitions: list[Partition] = []
     for place, source in enumerate(run.sources):
-        if readers.splittable(source):
-            for byte_range in readers.csv_byte_ranges(source, target_bytes=partition_bytes):
+        if csv_files.splittable(source):
+            for byte_range in csv_files.csv_byte_ranges(source, target_bytes=partition_bytes):
                 partitions.append(Partition(len(partitions), place, byte_range=byte_range))
             continue
         if source.format != "parquet":
             partitions.append(Partition(len(partitions), place))
             continue
-        groups = readers.parquet_row_groups(source)
+        groups = parquet_files.parquet_row_groups(source)
         if len(groups) <= 1:
             partitions.append(Partition(len(partitions), place))
             continue
@@ -280,8 +280,8 @@ def score_partition(scoring: Scoring, source: Source, partition: Partition, offs
     ``table_paths`` names the part of each hand table the partition writes
     (a run over hand histories).
     """
-    byte_range = None if partition.byte_range is None else readers.ByteRange(*partition.byte_range,
-                                                                            first_line=first_line)
+    byte_range = None if partition.byte_range is None else csv_files.ByteRange(*partition.byte_range,
+                                                                              first_line=first_line)
     totals = Totals.empty(scoring.game)
     # Rejects as Parquet: raw text (a contest instance's lines) comes back exactly.
     with TableWriter(part_path, schema=scoring.results_schema(),
@@ -318,7 +318,7 @@ def _add(base: int, *spans: int) -> int:
 
 def range_line_ends(source: Source, byte_range: tuple[int, int]) -> int:
     """The first pass of a byte range: how many lines end in it."""
-    return readers.count_line_ends(_readable(source), *byte_range)
+    return csv_files.count_line_ends(_readable(source), *byte_range)
 
 
 def _clear_parts(folder: Path) -> None:
@@ -444,7 +444,7 @@ def _submit_and_gather(distributed: Any, client: Any, run: Run, partitions: list
         offsets.append(known if not pending else
                        client.submit(_add, known, *pending, key=f"pokerpipe-offset-{token}-{place}"))
         if source.format == "parquet":
-            known += sum(readers.parquet_row_groups(source))
+            known += sum(parquet_files.parquet_row_groups(source))
         elif place < last:
             pending.append(client.submit(source_span, source, run.columns, run.batch_rows,
                                          key=f"pokerpipe-span-{token}-{place}"))

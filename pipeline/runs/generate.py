@@ -59,7 +59,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from pipeline.errors import UsageError
-from pipeline.formats import readers
+from pipeline.formats import contest_files, csv_files, parquet_files
 from pipeline.formats.sources import COMPRESSIONS
 from pipeline.formats.writers import TableWriter, atomic_path, check_writable, csv_write_options
 from pipeline.games import registry
@@ -69,10 +69,10 @@ from pipeline.poker import cards
 BLOCK_ROWS = 1 << 16
 
 #: Compressed CSV extensions and their pyarrow codec names.
-CSV_SUFFIX = readers.CSV_SUFFIXES[0]
+CSV_SUFFIX = csv_files.SUFFIXES[0]
 CSV_CODECS = {f"{CSV_SUFFIX}{suffix}": codec for suffix, codec in COMPRESSIONS.items()}
-CONTEST_EXTENSIONS = readers.CONTEST_SUFFIXES
-EXTENSIONS = (CSV_SUFFIX, *CSV_CODECS, readers.PARQUET_SUFFIXES[0], *CONTEST_EXTENSIONS)
+CONTEST_EXTENSIONS = contest_files.SUFFIXES
+EXTENSIONS = (CSV_SUFFIX, *CSV_CODECS, parquet_files.SUFFIXES[0], *CONTEST_EXTENSIONS)
 
 # A StringArray addresses its bytes with int32 offsets; a batch must fit.
 _MAX_COLUMN_BYTES = 2**31 - 1
