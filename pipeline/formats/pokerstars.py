@@ -355,7 +355,9 @@ class _Actions:
     found: raw.ActionLines
     actor: NDArray[np.int64]  # the actor's seat number, 0 where not seated (filled by _name_actors)
     kind: NDArray[np.int64]  # an index in :data:`_KINDS`, -1 for words that are no action of the model
-    amount: NDArray[np.float64]  # the amount the words say (a raise: its total), NaN for none
+    # Per different words (``found.word``), read once each: the amount they say (a raise: its
+    # total), NaN for none, and whether they say all in.
+    amount: NDArray[np.float64]
     all_in: NDArray[np.bool_]
 
 
@@ -369,7 +371,7 @@ def _actions(lines: raw.Lines, seats: _Seats) -> _Actions:
     said = pc.extract_regex(found.words, _WORDS_AMOUNT)
     amount, all_in = raw.amounts(said.field("amount")), as_mask(pc.not_equal(said.field("all_in"), ""))
     return _Actions(found=found, actor=np.zeros(len(found.rows), np.int64), kind=kind[found.word],
-                    amount=amount[found.word], all_in=all_in[found.word])
+                    amount=amount, all_in=all_in)
 
 
 @dataclass
@@ -559,7 +561,10 @@ def _record(lines: raw.Lines, rejects: raw.Rejects, seats: _Seats, actions: _Act
         excerpt=excerpt.tolist(), hand=hand,
         button=np.where((button >= 1) & (button <= SLOTS), button - 1, -1).astype(np.int8),
         seat=np.where(dealt, np.arange(1, SLOTS + 1, dtype=np.int8), 0).astype(np.int8),
-        player=seats.name.take(pa.array(np.maximum(slot_of, 0), mask=slot_of < 0)),
+        # Names as codes of the chunk's seated names, the tables' type: no copy of each.
+        player=pa.DictionaryArray.from_arrays(
+            pa.array(seats.code[np.maximum(slot_of, 0)].astype(np.int32) if len(seats.rows)
+                     else np.zeros(len(slot_of), np.int32), mask=slot_of < 0), seats.names),
         stack=np.where(dealt, seats.stack[np.maximum(seats.of_hand, 0)] if len(seats.rows) else 0, np.nan),
         holes=_holes(lines, seats, actions, showdown, dealt), board=raw.board_codes(totals.board), **acts,
         received=received, cashed_out=cashed_out, returned=returned, pot=totals.pot, rake=totals.rake,
@@ -620,8 +625,8 @@ def _action_columns(lines: raw.Lines, actions: _Actions, mucks: tuple[NDArray[np
     summary's mucks at a showdown, lines and slots) and, under
     ``"ante"``, each hand's ante (the most a ``posts the ante`` says), null where none is posted."""
     keep = np.flatnonzero((actions.actor > 0) & (actions.kind >= 0))
-    rows, kind, value = actions.found.rows[keep], actions.kind[keep], actions.amount[keep]
-    slot, all_in = actions.actor[keep] - 1, actions.all_in[keep]
+    rows, kind, word = actions.found.rows[keep], actions.kind[keep], actions.found.word[keep]
+    slot, value, all_in = actions.actor[keep] - 1, actions.amount[word], actions.all_in[word]
     # A muck only the summary writes ("mucked" at a showdown, no "mucks hand"): an action at its line.
     muck_rows, muck_slot = mucks
     body_mucks = lines.hand_of[rows[kind == _MUCK]] * SLOTS + slot[kind == _MUCK]

@@ -21,7 +21,8 @@ is the last player.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import builtins
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -76,7 +77,7 @@ class Record:
     seat : int8
         The seat number the record gives the slot's player, 0 where no one
         is dealt in.
-    player : pyarrow.Array of hands * SLOTS strings
+    player : pyarrow.Array of hands * SLOTS strings, or a dictionary of them
         Row-major (hand, slot): the player's name, null where no one is dealt in.
     stack : float64
         The starting stack (inf where the record does not know it).
@@ -160,7 +161,6 @@ class Record:
     main_pot: NDArray[np.bool_] | None = None
     finishing: NDArray[np.float64] | None = None
     text: pa.Array | None = None
-    counts: dict[str, int] = field(default_factory=dict)
 
     @property
     def hands(self) -> int:
@@ -175,32 +175,43 @@ class Record:
 
     def take(self, rows: NDArray[np.integer]) -> Record:
         """The hands at ``rows`` (in that order), each with its actions, as a Record of their own."""
-        rows = np.asarray(rows, dtype=np.int64)
-        first = np.searchsorted(self.action_hand, rows)
-        counts = np.searchsorted(self.action_hand, rows, side="right") - first
-        acts = ranges(first.astype(np.int64), counts.astype(np.int64))
-        picked = pa.array(acts, pa.int64())
-
-        def per_hand(values: NDArray[Any] | None) -> NDArray[Any] | None:
-            return None if values is None else values[rows]
-
-        return Record(
-            number=self.number[rows], line=self.line[rows], problem=self.problem[rows],
-            excerpt=[self.excerpt[row] for row in rows.tolist()], apart=self.apart[rows],
-            hand={name: column.take(pa.array(rows)) for name, column in self.hand.items()},
-            button=self.button[rows], seat=self.seat[rows],
-            player=self.player.take(pa.array((rows[:, None] * SLOTS + np.arange(SLOTS)).reshape(-1))),
-            stack=self.stack[rows], holes=self.holes[rows], board=self.board[rows],
-            action_hand=np.repeat(np.arange(len(rows), dtype=np.int64), counts), slot=self.slot[acts],
-            action=self.action[acts], street=self.street[acts], to=self.to[acts], written=self.written[acts],
-            all_in=self.all_in[acts], received=self.received[rows], cashed_out=self.cashed_out[rows],
-            returned=self.returned[rows], pot=self.pot[rows], rake=self.rake[rows],
-            main_pot=per_hand(self.main_pot), finishing=per_hand(self.finishing),
-            text=None if self.text is None else self.text.take(picked), counts=dict(self.counts))
+        picked: NDArray[np.int64] = np.asarray(rows, dtype=np.int64)
+        first = np.searchsorted(self.action_hand, picked)
+        counts = np.searchsorted(self.action_hand, picked, side="right") - first
+        return self._select(picked, ranges(first.astype(np.int64), counts.astype(np.int64)),
+                            np.repeat(np.arange(len(picked), dtype=np.int64), counts))
 
     def slice(self, begin: int, stop: int) -> Record:
-        """Hands ``begin`` to ``stop`` (rows of this Record) as a Record of their own (:meth:`take`)."""
-        return self.take(np.arange(begin, stop))
+        """Hands ``begin`` to ``stop`` (rows of this Record) as a Record of their own: a format's
+        batch.  Its arrays are views of this Record's (no copy but ``action_hand``, counted from
+        the first hand), so that cutting a chunk into batches costs nothing."""
+        first, last = (int(at) for at in np.searchsorted(self.action_hand, [begin, stop]))
+        return self._select(slice(begin, stop), slice(first, last), self.action_hand[first:last] - begin)
+
+    # (builtins.slice: in the class, ``slice`` is the method.)
+    def _select(self, hands: builtins.slice | NDArray[np.int64], acts: builtins.slice | NDArray[np.int64],
+                action_hand: NDArray[np.int64]) -> Record:
+        """The Record of the hands and actions ``hands`` and ``acts`` pick (both slices, or both
+        indexes), whose actions are of the hands ``action_hand`` counts in it."""
+
+        def per_hand(values: NDArray[Any] | None) -> NDArray[Any] | None:
+            return None if values is None else values[hands]
+
+        if isinstance(hands, builtins.slice):
+            excerpt = self.excerpt[hands]
+        else:
+            excerpt = [self.excerpt[row] for row in hands.tolist()]
+        return Record(
+            number=self.number[hands], line=self.line[hands], problem=self.problem[hands], excerpt=excerpt,
+            apart=self.apart[hands], hand={name: _rows(column, hands) for name, column in self.hand.items()},
+            button=self.button[hands], seat=self.seat[hands], player=_rows(self.player, hands, SLOTS),
+            stack=self.stack[hands], holes=self.holes[hands], board=self.board[hands],
+            action_hand=action_hand, slot=self.slot[acts], action=self.action[acts],
+            street=self.street[acts], to=self.to[acts], written=self.written[acts], all_in=self.all_in[acts],
+            received=self.received[hands], cashed_out=self.cashed_out[hands], returned=self.returned[hands],
+            pot=self.pot[hands], rake=self.rake[hands], main_pot=per_hand(self.main_pot),
+            finishing=per_hand(self.finishing),
+            text=None if self.text is None else _rows(self.text, acts))
 
     def check(self) -> None:
         """Raise ValueError naming the first array whose shape does not fit the others (a format's bug)."""
@@ -221,3 +232,12 @@ class Record:
                 raise ValueError(f"Record.hand[{name!r}] has {len(column)} values for {hands} hands")
         if actions and (np.diff(self.action_hand) < 0).any():
             raise ValueError("Record.action_hand is not in hand order")
+
+
+def _rows(array: pa.Array, index: slice | NDArray[np.int64], width: int = 1) -> pa.Array:
+    """The values of the rows ``index`` picks of ``array``, whose rows are ``width`` values each: a
+    slice of it (no copy), or the values taken."""
+    if isinstance(index, slice):
+        start = index.start or 0
+        return array.slice(start * width, ((index.stop or 0) - start) * width)
+    return array.take(pa.array((index[:, None] * width + np.arange(width)).reshape(-1)))

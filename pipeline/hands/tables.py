@@ -133,6 +133,16 @@ def received(record: Record, chips: Chips) -> NDArray[np.float64]:
 CHIP_DECIMALS = 8
 
 
+def player_names(player: pa.Array, at: NDArray[np.int64]) -> pa.Array:
+    """The names of :attr:`Record.player <pipeline.hands.record.Record.player>` at ``at`` as the
+    tables type them (dictionary of strings): a Record's dictionary kept (its codes taken, its
+    values cast), plain strings encoded."""
+    taken = player.take(pa.array(at, pa.int64()))
+    if pa.types.is_dictionary(taken.type):
+        return taken.cast(model.SEATS.field("player").type)
+    return taken.cast(pa.string()).dictionary_encode()
+
+
 def chips_column(values: NDArray[np.float64], *, mask: NDArray[np.bool_] | None = None) -> pa.Array:
     """A column of chips, rounded to :data:`CHIP_DECIMALS`; null where ``mask``.
 
@@ -255,7 +265,7 @@ def _seats(record: Record, chips: Chips, ending: Ending, got: NDArray[np.float64
     columns = {
         "hand_key": pa.array(keys[rows], pa.int64()), "hand_id": hand_id.take(pa.array(rows)),
         "seat": pa.array(record.seat[rows, slots], pa.int8()),
-        "player": record.player.take(pa.array(flat)).cast(pa.string()).dictionary_encode(),
+        "player": player_names(record.player, flat),
         "position": model.vocabulary_column("position", np.maximum(codes, 0), present=codes >= 0),
         "starting_stack": chips_column(stacks, mask=~np.isfinite(stacks)),
         "contributed": chips_column(contributed),
@@ -286,7 +296,7 @@ def _actions(record: Record, chips: Chips, ending: Ending, keys: NDArray[np.int6
         "index": pa.array(index.astype(np.int16), pa.int16()),
         "street": model.vocabulary_column("street", record.street[rows]),
         "seat": pa.array(record.seat[hand, slot], pa.int8()),
-        "player": record.player.take(pa.array(hand * SLOTS + slot)).cast(pa.string()).dictionary_encode(),
+        "player": player_names(record.player, hand * SLOTS + slot),
         "action": model.vocabulary_column("action", chips.action[rows]),
         "amount": chips_column(chips.amount[rows]),
         "to": chips_column(chips.to[rows], mask=np.isnan(chips.to[rows]) | ~raising),
