@@ -297,6 +297,20 @@ def test_pokerstars_logs_mixed_with_phh_on_the_cluster_give_the_local_run(client
     assert formats == {"pokerstars", "phh"} and summary["expected"]["checked"] > 0
 
 
+def test_hands_read_twice_are_set_apart_on_the_cluster_as_on_the_local_engine(client, tmp_path):
+    import shutil
+
+    session = sorted((RAW / "pokerstars").glob("*.txt"))[0]
+    shutil.copy(session, tmp_path / "a.txt")
+    shutil.copy(session, tmp_path / "b.txt")
+    inputs = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    summary = Run(inputs, local).execute()
+    cluster.execute(Run(inputs, dask), scheduler=client)
+    assert_same_run(local, dask, "csv")
+    assert summary["set_apart"] == {"duplicate": summary["rows_read"] // 2} != {}
+
+
 def test_a_folder_of_one_hand_files_is_a_few_partitions_giving_the_local_run(client, tmp_path, monkeypatch):
     from pipeline.formats import readers
 

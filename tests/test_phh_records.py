@@ -17,6 +17,7 @@ pokerkit) or from the original hand, never from pokerpipe's output.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -233,6 +234,12 @@ def test_a_player_who_mucks_forfeits(who: str, pluribus, tmp_path: Path) -> None
 # --- records checked before they are trusted ------------------------------------------------------
 
 VENUE = "Casino de Test"
+# A venue's hands have ids of their own: two hands with one (venue, hand) are one hand read twice.
+_VENUE_HANDS = itertools.count(1)
+
+
+def at_venue() -> dict[str, Any]:
+    return {"venue": VENUE, "hand": next(_VENUE_HANDS)}
 
 
 def pot(document: dict[str, Any]) -> float:
@@ -241,14 +248,14 @@ def pot(document: dict[str, Any]) -> float:
 
 def zero_winnings(document: dict[str, Any]) -> dict[str, Any]:
     changed = {key: value for key, value in document.items() if key != "finishing_stacks"}
-    return {**changed, "winnings": [0] * len(document["starting_stacks"]), "venue": VENUE}
+    return {**changed, "winnings": [0] * len(document["starting_stacks"]), **at_venue()}
 
 
 def finishing(document: dict[str, Any], moves: dict[int, float]) -> dict[str, Any]:
     stacks = list(document["finishing_stacks"])
     for seat, chips in moves.items():
         stacks[seat] += chips
-    return {**document, "finishing_stacks": stacks, "venue": VENUE}
+    return {**document, "finishing_stacks": stacks, **at_venue()}
 
 
 def received(document: dict[str, Any]) -> list[float]:
@@ -262,7 +269,7 @@ def with_winnings(document: dict[str, Any], *, swap: tuple[int, int] | None) -> 
     if swap is not None:
         a, b = swap
         paid[a], paid[b] = paid[b], paid[a]
-    return {**document, "winnings": paid, "venue": VENUE}
+    return {**document, "winnings": paid, **at_venue()}
 
 
 # Each broken record would name other winners if it were trusted (a mismatch), or name the same;

@@ -29,8 +29,8 @@ from numpy.typing import NDArray
 
 from pipeline.formats.sources import Batch
 from pipeline.games import holdem
-from pipeline.hands.audit import Audit, Settled
-from pipeline.hands.model import Outcome
+from pipeline.hands.audit import Audit, Settled, set_apart
+from pipeline.hands.model import Apart, Outcome
 from pipeline.hands.record import Record
 from pipeline.hands.replay import Chips
 from pipeline.hands.showdown import NO_RECORDED_WINNER as NO_RECORDED_WINNER
@@ -195,7 +195,7 @@ def complete(table: pa.Table) -> pa.Table:
 
 def batch_of(settled: Settled, *, keys: NDArray[np.int64], files: str | Sequence[str],
              carried: Mapping[str, pa.Array] | None = None, name_hands: bool = False,
-             venues: bool = False) -> Batch:
+             venues: bool = False, duplicates: NDArray[np.int64] | None = None) -> Batch:
     """The batch of a group of hands read by any format: its showdown rows, rejects, counts and tables.
 
     Everything after the reading is worked out here, for every format alike:
@@ -223,7 +223,14 @@ def batch_of(settled: Settled, *, keys: NDArray[np.int64], files: str | Sequence
     venues : bool
         Count the audit by the site each hand names (``by_venue``): for a
         format whose records name their venue one by one.
+    duplicates : ndarray of int64, optional
+        The keys of the hands to set apart as read before
+        (:attr:`Source.duplicates <pipeline.formats.sources.Source.duplicates>`).
     """
+    if duplicates is not None and len(duplicates):
+        again = np.isin(keys, duplicates)
+        if again.any():
+            settled = set_apart(settled, again, str(Apart.DUPLICATE))
     record, chips, ending, checked_record = settled.record, settled.chips, settled.ending, settled.audit
     carried = carried or {}
     source = pa.array([files] * record.hands if isinstance(files, str) else list(files), pa.string())

@@ -206,7 +206,7 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
     """
     for record, carried in _records(source, batch_rows):
         yield batch_of(settle(record), keys=hand_key(source.place, record.number), files=source.name,
-                       carried=carried)
+                       carried=carried, duplicates=source.duplicates)
 
 
 def read_records(source: Source, *, batch_rows: int) -> Iterator[Record]:

@@ -29,6 +29,7 @@ from pathlib import Path, PurePath
 
 import numpy as np
 import pyarrow as pa
+from numpy.typing import NDArray
 
 from pipeline.errors import InputError
 from pipeline.games import holdem
@@ -99,6 +100,9 @@ class Source:
     size_found: int | None = None  # bytes, as the file's status said when it was found; None: not looked
     types: tuple[pa.DataType, ...] | None = None  # the Arrow type of each column, where the file has them
     place: int = 0  # its place among a run's inputs, from 0: with a hand's number, the hand's key
+    #: The keys of its hands (members' included) that a hand read before repeats: set apart as
+    #: duplicates (:mod:`pipeline.hands.duplicates`); None, or empty, for none.
+    duplicates: NDArray[np.int64] | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:

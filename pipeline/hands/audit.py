@@ -165,6 +165,15 @@ class Settled:
     audit: Audit
 
 
+def set_apart(settled: Settled, hands: NDArray[np.bool_], reason: str) -> Settled:
+    """``settled`` with ``hands`` ((hands,) bool) set apart for ``reason`` where not rejected: how
+    they end and the audit worked out again (the chips do not change)."""
+    record = settled.record
+    record.apart[hands & (record.problem == None)] = reason  # noqa: E711 (elementwise)
+    ending = outcomes(record, settled.chips)
+    return Settled(record, settled.chips, ending, audit(record, settled.chips, ending))
+
+
 def settle(record: Record) -> Settled:
     """Everything that follows from a Record, in order: the replay of the chips (a bet beyond the
     stack rejects its hand), how each hand ends, the audit of the record."""

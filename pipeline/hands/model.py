@@ -74,6 +74,7 @@ class Apart(StrEnum):
 
     RUN_TWICE = "run twice"  # the board was dealt again: not one board to score
     CANCELLED = "cancelled"  # the site cancelled the hand
+    DUPLICATE = "duplicate"  # the same site and hand id as a hand read before it (pipeline.hands.duplicates)
 
 
 class Betting(StrEnum):
@@ -157,6 +158,16 @@ def hand_key(source: int | NDArray[np.integer], number: int | NDArray[np.integer
         raise ValueError(f"an input's place is 0 or more and a hand's number 1 to {(1 << _HAND_BITS) - 1}")
     keys: NDArray[np.int64] = (places << _HAND_BITS) | numbers
     return keys
+
+
+def hand_place(key: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The input's place of each hand :func:`hand_key` gives ``key``.
+
+    >>> hand_place(hand_key(np.array([0, 2]), np.array([5, 7]))).tolist()
+    [0, 2]
+    """
+    places: NDArray[np.int64] = np.asarray(key, dtype=np.int64) >> _HAND_BITS
+    return places
 
 
 def vocabulary_column(name: str, codes: NDArray[np.integer], *,

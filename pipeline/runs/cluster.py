@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import dataclasses
 import logging
 import os
@@ -80,6 +81,8 @@ from pipeline.runs.runner import (
     Summary,
     Totals,
     batch_span,
+    first_pass_duplicates,
+    marked,
     summarize,
 )
 
@@ -363,8 +366,8 @@ def execute(run: Run, *, scheduler: object = None, partition_rows: int = DEFAULT
         (staged.path / REJECTS_FOLDER).mkdir()
         for name in run.hand_table_files:
             (staged.path / name).mkdir()
-        results, address, workers = _on_cluster(distributed, run, partitions, staged.path, scheduler,
-                                                n_workers, started, task_delay, connect_timeout)
+        results, address, workers, run = _on_cluster(distributed, run, partitions, staged.path, scheduler,
+                                                     n_workers, started, task_delay, connect_timeout)
         for part_folder in (folder, *(staged.path / name for name in run.hand_table_files)):
             _clear_parts(part_folder)
         return _finish(run, staged.path, partitions, results, started, address, workers)
@@ -388,8 +391,10 @@ class DaskEngine:
 
 def _on_cluster(distributed: Any, run: Run, partitions: list[Partition], staging: Path, scheduler: object,
                 n_workers: int | None, started: float, task_delay: float,
-                connect_timeout: float) -> tuple[dict[int, PartResult], str, int]:
-    """Score every partition on a cluster, writing winners and rejects parts into ``staging``."""
+                connect_timeout: float) -> tuple[dict[int, PartResult], str, int, Run]:
+    """Score every partition on a cluster, writing winners and rejects parts into ``staging``; a
+    second time, each hand read twice known, where the run read any (returned: the run as last
+    scored, its sources marked)."""
     cluster, client, owned = None, None, True
     distributed_log, quiet_level = logging.getLogger("distributed"), None
     try:
@@ -410,6 +415,11 @@ def _on_cluster(distributed: Any, run: Run, partitions: list[Partition], staging
                                                silence_logs=logging.CRITICAL)
             client = distributed.Client(cluster)
         results = _submit_and_gather(distributed, client, run, partitions, staging, started, task_delay)
+        duplicates = first_pass_duplicates([results[partition.index].totals for partition in partitions])
+        if len(duplicates):  # again, each hand read twice known (the parts are written anew)
+            run = copy.copy(run)
+            run.sources = marked(run.sources, duplicates)
+            results = _submit_and_gather(distributed, client, run, partitions, staging, started, task_delay)
         address = client.scheduler.address
         workers = len(client.nthreads())
     except distributed.KilledWorker as error:
@@ -430,7 +440,7 @@ def _on_cluster(distributed: Any, run: Run, partitions: list[Partition], staging
             cluster.close()
         if quiet_level is not None:
             distributed_log.setLevel(quiet_level)
-    return results, address, workers
+    return results, address, workers, run
 
 
 def _submit_and_gather(distributed: Any, client: Any, run: Run, partitions: list[Partition], staging: Path,

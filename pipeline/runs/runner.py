@@ -57,6 +57,7 @@ from pipeline.games import registry
 from pipeline.games.base import Game, Scored
 from pipeline.games.tally import Tally
 from pipeline.hands import model
+from pipeline.hands.duplicates import HandIds
 from pipeline.runs.columns import conformed, kept_columns
 from pipeline.runs.threads import available_cores, run_ordered
 from pipeline.text import listed
@@ -119,6 +120,7 @@ class Totals:
     outcomes: dict[str, int] = field(default_factory=dict)
     mismatches: Mismatches = field(default_factory=lambda: Mismatches())
     counts: dict[str, int] = field(default_factory=dict)  # PHH hands set apart or not checked
+    ids: HandIds = field(default_factory=HandIds)  # of the hands read, to find those read twice
 
     @classmethod
     def empty(cls, game: str) -> Totals:
@@ -139,7 +141,8 @@ class Totals:
         read = batch.table.num_rows + len(batch.unreadable) + sum(
             batch.counts.get(name, 0) for name in histories.SET_APART)
         return cls(scored.tally, read=read, scored=int(scored.ok.sum()), blank_lines=batch.blank_lines,
-                   span=batch_span(batch), outcomes=dict(scored.outcome_counts), counts=dict(batch.counts))
+                   span=batch_span(batch), outcomes=dict(scored.outcome_counts), counts=dict(batch.counts),
+                   ids=HandIds.of_hands(batch.hand_tables["hands"]) if batch.hand_tables else HandIds())
 
     @property
     def rejected(self) -> int:
@@ -156,6 +159,7 @@ class Totals:
         for name, count in other.counts.items():
             self.counts[name] = self.counts.get(name, 0) + count
         self.mismatches = self.mismatches + other.mismatches
+        self.ids += other.ids
         return self
 
 
@@ -343,6 +347,23 @@ def numbered(sources: Sequence[Source]) -> list[Source]:
         found.append(dataclasses.replace(source, place=place, members=members))
         place += max(len(members), 1)
     return found
+
+
+def marked(sources: Sequence[Source], duplicates: np.ndarray) -> list[Source]:
+    """The sources, each with the keys of its hands among ``duplicates`` (:attr:`Source.duplicates`):
+    a hand's key holds its input's place (:func:`pipeline.hands.model.hand_key`)."""
+    places = model.hand_place(duplicates)
+    return [dataclasses.replace(source, duplicates=duplicates[
+        (places >= source.place) & (places < source.place + max(len(source.members), 1))])
+        for source in sources]
+
+
+def first_pass_duplicates(per_source: Sequence[Totals]) -> np.ndarray:
+    """The keys of the hands a run read twice (:meth:`HandIds.duplicates`), from its sources' totals."""
+    ids = HandIds()
+    for done in per_source:
+        ids += done.ids
+    return ids.duplicates()
 
 
 def source_record(source: Source, first_row: int, totals: Totals) -> dict[str, Any]:
@@ -647,7 +668,6 @@ class LocalEngine:
 
     def execute(self, run: BaseRun) -> Summary:
         started = time.perf_counter()
-        per_source = [Totals.empty(run.game) for _ in run.sources]
         # On several threads, the game's tables are built while the first batches are read and
         # parsed, not by the first scoring threads one after another.
         preparing = threading.Thread(target=_prepare, args=(registry.get(run.game),),
@@ -655,35 +675,49 @@ class LocalEngine:
         if self.threads > 1:
             preparing.start()
         with OutputSet(run.outdir) as staged:
-            with TableWriter(staged.path / run.results_name, schema=run.results_schema(),
-                             quote_strings=run.scoring.quote_winners,
-                             row_group_rows=run.batch_rows) as results, \
-                    TableWriter(staged.path / REJECTS_FILE, schema=REJECT_SCHEMA,
-                                quote_strings=True) as rejects, contextlib.ExitStack() as stack:
-                tables = {name: stack.enter_context(TableWriter(
-                    staged.path / file, schema=model.TABLES[name], quote_strings=True, whole_writes=True))
-                    for name, file in run.hand_table_files.items()}
-                read_so_far = 0
-
-                def write(index: int, outcome: BatchOutcome) -> None:
-                    nonlocal read_so_far
-                    results.write(outcome.results)
-                    rejects.write(outcome.rejects)
-                    for name, rows in (outcome.hand_tables or {}).items():
-                        tables[name].write(rows)
-                    run.report_rejects(outcome.rejects)
-                    per_source[index] += outcome.totals
-                    read_so_far += outcome.totals.read
-                    run.report_progress(read_so_far, started)
-
-                first_rows = stream_sources(run.sources, run.columns, batch_rows=run.batch_rows,
-                                            threads=self.threads, process=run.process_batch,
-                                            consume=write, typed=run.scoring.typed)
+            sources = run.sources
+            first_rows, per_source = self._write(run, sources, staged.path, started, report=True)
+            duplicates = first_pass_duplicates(per_source)
+            if len(duplicates):  # read again, each hand read twice known: see pipeline.hands.duplicates
+                sources = marked(sources, duplicates)
+                first_rows, per_source = self._write(run, sources, staged.path, started, report=False)
             if preparing.is_alive():
                 preparing.join()
-            totals, inputs = summarize(run.game, run.sources, first_rows, per_source)
+            totals, inputs = summarize(run.game, sources, first_rows, per_source)
             return run.finish(staged.path, totals, inputs, started=started, engine="local",
                               results=run.results_name)
+
+
+    def _write(self, run: BaseRun, sources: Sequence[Source], staged: Path, started: float, *,
+               report: bool) -> tuple[list[int], list[Totals]]:
+        """Read, process and write every source into the ``staged`` folder's files (made anew);
+        return each source's first row and totals.  ``report``: hand the rejects to the run's
+        ``on_reject`` (a second pass rejects the same rows)."""
+        per_source = [Totals.empty(run.game) for _ in sources]
+        with TableWriter(staged / run.results_name, schema=run.results_schema(),
+                         quote_strings=run.scoring.quote_winners, row_group_rows=run.batch_rows) as results, \
+                TableWriter(staged / REJECTS_FILE, schema=REJECT_SCHEMA, quote_strings=True) as rejects, \
+                contextlib.ExitStack() as stack:
+            tables = {name: stack.enter_context(TableWriter(
+                staged / file, schema=model.TABLES[name], quote_strings=True, whole_writes=True))
+                for name, file in run.hand_table_files.items()}
+            read_so_far = 0
+
+            def write(index: int, outcome: BatchOutcome) -> None:
+                nonlocal read_so_far
+                results.write(outcome.results)
+                rejects.write(outcome.rejects)
+                for name, rows in (outcome.hand_tables or {}).items():
+                    tables[name].write(rows)
+                if report:
+                    run.report_rejects(outcome.rejects)
+                per_source[index] += outcome.totals
+                read_so_far += outcome.totals.read
+                run.report_progress(read_so_far, started)
+
+            first_rows = stream_sources(sources, run.columns, batch_rows=run.batch_rows, threads=self.threads,
+                                        process=run.process_batch, consume=write, typed=run.scoring.typed)
+        return first_rows, per_source
 
 
 def _prepare(game: Game) -> None:

@@ -128,7 +128,7 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
     Raises InputError naming the file when it cannot be read as text.
     """
     for group in hand_texts(source, batch_rows=batch_rows):
-        yield _group_batch(group, source.name, source.place)
+        yield _group_batch(group, source)
 
 
 def read_pending(source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
@@ -139,19 +139,19 @@ def read_pending(source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
     loaded, so that several cores share one file.
     """
     for group in hand_texts(source, batch_rows=batch_rows):
-        yield PendingBatch(partial(_group_batch, group, source.name, source.place),
-                           last_row=group.last_ordinal)
+        yield PendingBatch(partial(_group_batch, group, source), last_row=group.last_ordinal)
 
 
-def _group_batch(group: Group, name: str, place: int) -> Batch:
+def _group_batch(group: Group, source: Source) -> Batch:
     hands = parse_group(group)
     if group.members:  # each hand is a file of its own: its rows name it
         members = {group.first_ordinal + index: member for index, member in enumerate(group.members)}
         batch = to_batch(hands, replay(hands), {ordinal: member.name for ordinal, member in members.items()},
-                         place={ordinal: member.place for ordinal, member in members.items()})
+                         place={ordinal: member.place for ordinal, member in members.items()},
+                         duplicates=source.duplicates)
         batch.member_of_row = members
     else:
-        batch = to_batch(hands, replay(hands), name, place=place)
+        batch = to_batch(hands, replay(hands), source.name, place=source.place, duplicates=source.duplicates)
     batch.last_row = group.last_ordinal  # every hand of the group is a row of ``hands``
     return batch
 

@@ -112,7 +112,7 @@ def replay(hands: Hands) -> Replay:
 
 
 def to_batch(hands: Hands, replayed: Replay, path: str | Mapping[int, str], *,
-             place: int | Mapping[int, int] = 0) -> Batch:
+             place: int | Mapping[int, int] = 0, duplicates: NDArray[np.int64] | None = None) -> Batch:
     """The batch of a replayed group: a row per scored showdown, the rejected hands, the counts, the tables.
 
     Parameters
@@ -128,6 +128,8 @@ def to_batch(hands: Hands, replayed: Replay, path: str | Mapping[int, str], *,
         The input's place in the run, for the hands' keys; for a group of
         one-hand files, the place of each hand's file by its ordinal (each
         file's hand is then its first).
+    duplicates : ndarray of int64, optional
+        The keys of the hands to set apart as read before.
     """
     record = replayed.settled.record
     files = path if isinstance(path, str) else [path[int(ordinal)] for ordinal in record.number]
@@ -138,4 +140,4 @@ def to_batch(hands: Hands, replayed: Replay, path: str | Mapping[int, str], *,
     # A .phhs hand is named by its table key, a .phh hand by its ``hand`` field (the key of the Hands).
     named = pa.array([hands.key[row] for row in np.argsort(hands.ordinal, kind="stable")], pa.string())
     return batch_of(replayed.settled, keys=keys, files=files, carried={"hand": named}, name_hands=True,
-                    venues=True)
+                    venues=True, duplicates=duplicates)
