@@ -58,6 +58,7 @@ guessed.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -75,7 +76,7 @@ from pipeline.formats import pokerstars_text as raw
 from pipeline.formats import scan
 from pipeline.formats.histories import batch_of
 from pipeline.formats.pokerstars_text import matching as _matching
-from pipeline.formats.sources import Batch, Source, format_suffix
+from pipeline.formats.sources import Batch, PendingBatch, Source, format_suffix
 from pipeline.games import holdem
 from pipeline.hands.audit import settle
 from pipeline.hands.model import VOCABULARIES, Action, Apart, hand_key, vocabulary_column
@@ -204,9 +205,22 @@ def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
 
     Raises InputError naming the file when it cannot be read (a damaged archive).
     """
-    for record, carried in _records(source, batch_rows):
-        yield batch_of(settle(record), keys=hand_key(source.place, record.number), files=source.name,
-                       carried=carried, duplicates=source.duplicates)
+    for pending in read_pending(source, batch_rows=batch_rows):
+        yield pending.load()
+
+
+def read_pending(source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
+    """The batches of :func:`read_batches`, each left for the thread that loads it to parse.
+
+    This thread only reads the text and finds its lines and hands; the
+    parsing, the replay and the tables, most of the work, run where the
+    batch is loaded, so that several cores share one file.
+    """
+    for chunk in _chunks(source):
+        for begin in range(0, chunk.hands, batch_rows):
+            count = min(batch_rows, chunk.hands - begin)
+            yield PendingBatch(partial(chunk.batch, source, begin, count),
+                               last_row=chunk.hands_before + begin + count)
 
 
 def read_records(source: Source, *, batch_rows: int) -> Iterator[Record]:
@@ -215,27 +229,50 @@ def read_records(source: Source, *, batch_rows: int) -> Iterator[Record]:
 
     Raises InputError naming the file when it cannot be read (a damaged archive).
     """
-    for record, _ in _records(source, batch_rows):
-        yield record
+    for chunk in _chunks(source):
+        for begin in range(0, chunk.hands, batch_rows):
+            yield chunk.records(begin, min(batch_rows, chunk.hands - begin))[0]
 
 
-def _records(source: Source, batch_rows: int) -> Iterator[tuple[Record, dict[str, pa.Array]]]:
-    """The Records of a source's batches, each with the winners' columns of its hands as the header
-    writes them (:data:`pipeline.formats.histories.CARRIED`: hand, variant, stakes, time)."""
-    for record, carried in _chunks(source):
-        for begin in range(0, record.hands, batch_rows):
-            count = min(batch_rows, record.hands - begin)
-            yield (record.slice(begin, begin + count),
-                   {name: column.slice(begin, count) for name, column in carried.items()})
+class _Chunk:
+    """Whole hands of a source, their lines found (:class:`~pipeline.formats.pokerstars_text.Lines`),
+    parsed once, by the first batch of them loaded (on whichever thread loads it)."""
+
+    def __init__(self, lines: raw.Lines, bad_lines: NDArray[np.int64], first_line: int,
+                 hands_before: int) -> None:
+        self.first_line, self.hands_before, self.hands = first_line, hands_before, lines.hands
+        self._found: tuple[raw.Lines, NDArray[np.int64]] | None = (lines, bad_lines)  # until parsed
+        self._parsed: tuple[Record, dict[str, pa.Array]] | None = None
+        self._lock = threading.Lock()
+
+    def records(self, begin: int, count: int) -> tuple[Record, dict[str, pa.Array]]:
+        """Hands ``begin`` to ``begin + count`` of the chunk as a Record, with the winners' columns
+        as the header writes them (:data:`pipeline.formats.histories.CARRIED`: hand, variant,
+        stakes, time)."""
+        with self._lock:
+            if self._parsed is None and self._found is not None:
+                self._parsed = _parse(*self._found, self.first_line, self.hands_before)
+                self._found = None  # the lines are not needed again
+        assert self._parsed is not None
+        record, carried = self._parsed
+        return (record.slice(begin, begin + count),
+                {name: column.slice(begin, count) for name, column in carried.items()})
+
+    def batch(self, source: Source, begin: int, count: int) -> Batch:
+        """The batch of hands ``begin`` to ``begin + count`` of the chunk (:func:`read_batches`)."""
+        record, carried = self.records(begin, count)
+        return batch_of(settle(record), keys=hand_key(source.place, record.number), files=source.name,
+                        carried=carried, duplicates=source.duplicates)
 
 
-def _chunks(source: Source) -> Iterator[tuple[Record, dict[str, pa.Array]]]:
-    """The hands of a source parsed a chunk at a time (:func:`_pieces`, :func:`_parse`)."""
+def _chunks(source: Source) -> Iterator[_Chunk]:
+    """The hands of a source a chunk at a time (:func:`_pieces`), their lines found, not parsed."""
     hands_before = 0
     for piece, first_line, newlines in _pieces(source):
-        record, carried = _parse(piece, first_line, hands_before, newlines)
-        yield record, carried
-        hands_before += record.hands
+        text, bad_lines = repair_utf8(piece)  # bytes replaced are never a "\n"
+        chunk = _Chunk(raw.Lines(text, newlines, _HAND), bad_lines, first_line, hands_before)
+        yield chunk
+        hands_before += chunk.hands
 
 
 def _pieces(source: Source) -> Iterator[tuple[NDArray[np.uint8], int, NDArray[np.intp]]]:
@@ -507,13 +544,11 @@ def _apart(lines: raw.Lines, rejects: raw.Rejects) -> NDArray[np.object_]:
     return apart
 
 
-def _parse(piece: NDArray[np.uint8] | bytes, first_line: int, hands_before: int,
-           newlines: NDArray[np.intp] | None = None) -> tuple[Record, dict[str, pa.Array]]:
-    """Read every hand of a chunk of whole hands (text with ``\\n`` line ends, at ``newlines`` if
-    known): the rules each hand is rejected by, in their order, then its Record, and the winners'
-    columns as the header writes them."""
-    piece, bad_lines = repair_utf8(piece)  # bytes replaced are never a "\n"
-    lines = raw.Lines(piece, newlines, _HAND)
+def _parse(lines: raw.Lines, bad_lines: NDArray[np.int64], first_line: int,
+           hands_before: int) -> tuple[Record, dict[str, pa.Array]]:
+    """Read every hand of a chunk of whole hands (its ``lines``, those at ``bad_lines`` with bytes
+    that were not UTF-8): the rules each hand is rejected by, in their order, then its Record, and
+    the winners' columns as the header writes them."""
     rejects = raw.Rejects(lines)
     holdem_game = _check_headers(lines, rejects)
     # The bytes were replaced: the hand is not read as if they were fine.

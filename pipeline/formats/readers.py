@@ -420,12 +420,14 @@ def _holding(batches: Iterable[Batch], columns: tuple[str, ...]) -> Iterator[Bat
 
 def read_pending(source: Source, columns: tuple[str, ...], *, batch_rows: int = DEFAULT_BATCH_ROWS,
                  typed: frozenset[str] = frozenset()) -> Iterator[Batch | PendingBatch]:
-    """The batches of :func:`read_batches`, those of a PHH file left unparsed (:class:`PendingBatch`).
+    """The batches of :func:`read_batches`, those of hand histories left unparsed (:class:`PendingBatch`).
 
     Parsing a hand history is most of the work of its run: left to the
     thread that loads the batch, it runs on every core.
     """
     if source.format == "phh":
         yield from phh.read_pending(source, batch_rows=batch_rows)
+    elif source.format == "pokerstars":
+        yield from pokerstars.read_pending(source, batch_rows=batch_rows)
     else:
         yield from read_batches(source, columns, batch_rows=batch_rows, typed=typed)
