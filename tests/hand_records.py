@@ -22,6 +22,8 @@ class Hand:
     board: str = ""
     holes: dict[int, str] = field(default_factory=dict)
     received: dict[int, float] = field(default_factory=dict)
+    cashed_out: dict[int, float] = field(default_factory=dict)  # from the site (negative: paid to it)
+    main_pot: list[int] | None = None  # the slots the record names as the main pot's winners
     names: list[str] | None = None
     problem: str | None = None
     apart: str | None = None
@@ -39,6 +41,8 @@ def record_of(hands: list[Hand]) -> Record:
     holes = np.full((h, SLOTS, 2), NO_CARD, np.uint8)
     board = np.full((h, 5), NO_CARD, np.uint8)
     received = np.full((h, SLOTS), np.nan)
+    cashed_out = np.zeros((h, SLOTS))
+    main_pot = np.zeros((h, SLOTS), bool)
     names: list[str | None] = []
     action_rows: list[tuple[int, int, int, int, float]] = []
     for row, hand in enumerate(hands):
@@ -50,6 +54,9 @@ def record_of(hands: list[Hand]) -> Record:
         names += [(hand.names[slot] if hand.names else f"player {slot + 1}")
                   if slot < len(hand.stacks) and hand.stacks[slot] is not None else None
                   for slot in range(SLOTS)]
+        for slot, chips in hand.cashed_out.items():
+            cashed_out[row, slot] = chips
+        main_pot[row, hand.main_pot or []] = True
         for slot, text in hand.holes.items():
             holes[row, slot] = codes(text)
         board[row, :len(codes(hand.board))] = codes(hand.board)
@@ -67,5 +74,5 @@ def record_of(hands: list[Hand]) -> Record:
         action_hand=table[:, 0].astype(np.int64), slot=table[:, 1].astype(np.int8),
         action=table[:, 2].astype(np.int8), street=table[:, 3].astype(np.int8), to=table[:, 4],
         written=np.full(n, np.nan), all_in=np.zeros(n, bool), received=received,
-        cashed_out=np.zeros((h, SLOTS)), returned=np.full((h, SLOTS), np.nan), pot=np.full(h, np.nan),
-        rake=np.full(h, np.nan))
+        cashed_out=cashed_out, returned=np.full((h, SLOTS), np.nan), pot=np.full(h, np.nan),
+        rake=np.full(h, np.nan), main_pot=main_pot if main_pot.any() else None)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pyarrow as pa
+import pytest
 
+from pipeline.formats import histories
 from pipeline.hands import model
+from pipeline.hands.audit import settle
 from pipeline.hands.model import Action
 from pipeline.hands.replay import replay
 from pipeline.hands.tables import outcomes, tables
@@ -73,3 +76,31 @@ def test_the_tables_have_the_model_schemas_and_a_row_for_each_thing():
     assert one.street.tolist()[-5:] == ["river"] * 5
     assert one.to.isna().tolist() == [True] * 6 + [False] + [True] * 4  # the bet's total only
     assert one.to.tolist()[6] == 10
+
+
+# An EV cashout (GGPoker): both all in before the flop, the pot awarded as usual; the player who
+# chose it pays the site its risk when it wins, and receives its cashout when it loses.
+ALL_IN = [(0, A.POST_SMALL_BLIND, 0, 1), (1, A.POST_BIG_BLIND, 0, 2), (0, A.RAISE, 0, 100),
+          (1, A.CALL, 0, None), (0, A.SHOW, 0, None), (1, A.SHOW, 0, None)]
+CARDS = {"board": "2c 7d 9h Js 3s", "holes": {0: "Ah Ad", 1: "Kh Kd"}}
+
+
+@pytest.mark.parametrize("names_main", [True, False])
+def test_an_ev_cashout_balances_with_the_site_and_is_counted_apart(names_main: bool) -> None:
+    won_and_paid_risk = Hand([100, 100], ALL_IN, button=0, received={0: 200.0}, cashed_out={0: -30.0},
+                             main_pot=[0] if names_main else None, **CARDS)
+    lost_and_received = Hand([100, 100], ALL_IN, button=0, received={0: 200.0}, cashed_out={1: 55.5},
+                             main_pot=[0] if names_main else None, **CARDS)
+    settled = settle(record_of([won_and_paid_risk, lost_and_received]))
+    record, chips, ending = settled.record, settled.chips, settled.ending
+    seats = tables(record, chips, ending, keys=model.hand_key(0, record.number),
+                   source=pa.array(["f.txt"] * 2))["seats"].to_pydict()
+    # received: the pot's chips and the site's; net = received - contributed, no longer -rake in sum.
+    assert seats["received"] == [170.0, 0.0, 200.0, 55.5]
+    assert seats["net"] == [70.0, -100.0, 100.0, -44.5]
+    assert settled.audit.reason.tolist() == [None, None]  # the record is consistent, the site's part apart
+    counts = histories.ending_counts(record, chips, ending, settled.audit, venues=False)
+    assert counts[histories.SETTLED_BY_SITE] == 2
+    # The pot was awarded as usual: where the record names its winner, the showdown is checked.
+    assert settled.audit.checked(settled.ending).tolist() == [names_main, names_main]
+    assert counts["cashed_out"] == (0 if names_main else 2)

@@ -60,6 +60,10 @@ FORFEITS = ("mucked",)
 #: pot's winners), a player paid by the site instead of the pot (an all-in cash-out), no
 #: recorded result.
 NOT_CHECKED = ("inconsistent_record", "unknown_stacks", "side_pots", "cashed_out", "no_recorded_result")
+#: Hands whose chips balance only with what the site paid or took (an all-in cash-out, insurance,
+#: an EV cashout's risk): their players' net does not add up to minus the rake, and the audit of
+#: the chips leaves them out (``expected.settled_by_site`` in summary.json).
+SETTLED_BY_SITE = "settled_by_site"
 #: What a venue's hands count: the records checked, and those not checked by kind.
 VENUE_COUNTS = ("checked", *(f"not_checked_{name}" for name in NOT_CHECKED))
 
@@ -71,6 +75,17 @@ def reason_key(name: str, reason: str) -> str:
     'set_apart: run twice'
     """
     return f"{name}: {reason}"
+
+
+def reason_counts(name: str, reasons: NDArray[np.object_]) -> dict[str, int]:
+    """The ``Batch.counts`` of hands of count ``name`` by their ``reasons`` (one str per hand):
+    one count per different reason, not a look at each hand.
+
+    >>> reason_counts("set_apart", np.array(["run twice", "cancelled", "run twice"], dtype=object))
+    {'set_apart: cancelled': 1, 'set_apart: run twice': 2}
+    """
+    found, tally = np.unique(reasons.astype(str), return_counts=True)
+    return {reason_key(name, str(reason)): int(count) for reason, count in zip(found, tally)}
 
 
 def reasons(counts: Mapping[str, int], name: str) -> dict[str, int]:
@@ -182,6 +197,7 @@ def expected_counts(counts: Mapping[str, int], inputs: Iterable[Mapping[str, Any
     """
     return {**{f"not_checked_{name}": counts.get(name, 0) for name in NOT_CHECKED},
             "inconsistent_reasons": reasons(counts, "inconsistent_record"),
+            SETTLED_BY_SITE: counts.get(SETTLED_BY_SITE, 0),
             "by_venue": by_venue(counts, inputs)}
 
 
@@ -270,10 +286,9 @@ def ending_counts(record: Record, chips: Chips, ending: Ending, checked_record: 
     counts = {"without_showdown": int((outcome == OUTCOME_CODE[Outcome.NO_SHOWDOWN]).sum()),
               "unknown_cards": int((outcome == OUTCOME_CODE[Outcome.UNKNOWN_CARDS]).sum()),
               "set_apart": int(apart.sum()),
-              "mucked": int((chips.mucked & (kept & ~apart & chips.showdown)[:, None]).sum())}
-    for reason in ending.reason[apart]:
-        key = reason_key("set_apart", str(reason))
-        counts[key] = counts.get(key, 0) + 1
+              "mucked": int((chips.mucked & (kept & ~apart & chips.showdown)[:, None]).sum()),
+              SETTLED_BY_SITE: int((checked_record.cashed_out & kept).sum())}
+    counts.update(reason_counts("set_apart", ending.reason[apart]))
     scored = ending.scored & checked_record.recorded
     inconsistent = scored & (checked_record.reason != None)  # noqa: E711 (elementwise)
     unknown = scored & ~inconsistent & checked_record.unknown_stacks
@@ -284,9 +299,7 @@ def ending_counts(record: Record, chips: Chips, ending: Ending, checked_record: 
     counts["side_pots"] = int(apart_pot.sum())
     counts["cashed_out"] = int(cashed_out.sum())
     counts["no_recorded_result"] = int((ending.scored & ~checked_record.recorded).sum())
-    for reason in checked_record.reason[inconsistent]:
-        key = reason_key("inconsistent_record", str(reason))
-        counts[key] = counts.get(key, 0) + 1
+    counts.update(reason_counts("inconsistent_record", checked_record.reason[inconsistent]))
     if venues and "site" in record.hand:
         counts.update(venue_counts(pc.cast(record.hand["site"], pa.string()), {
             "checked": checked_record.checked(ending), "not_checked_inconsistent_record": inconsistent,
