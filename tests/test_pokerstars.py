@@ -19,6 +19,8 @@ import pyarrow.compute as pc
 import pytest
 
 from pipeline.formats import histories, pokerstars
+from pipeline.formats.pokerstars import lines as ps_lines
+from pipeline.formats.pokerstars import record as ps_record
 from pipeline.formats.sources import Source
 from pipeline.hands import audit
 from pipeline.runs.runner import Run
@@ -528,9 +530,9 @@ def test_bytes_that_are_not_text_reject_their_hand_only(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("line, block", [(pokerstars.HAND_START, pokerstars._HAND_STARTS),
-                                         (pokerstars._PLAIN_SEAT, pokerstars._PLAIN_SEATS),
-                                         (pokerstars._COLLECT, pokerstars._COLLECTS),
-                                         (pokerstars._HEADER_HOLDEM, pokerstars._HEADERS_HOLDEM)])
+                                         (ps_record._PLAIN_SEAT, ps_record._PLAIN_SEATS),
+                                         (ps_record._COLLECT, ps_record._COLLECTS),
+                                         (ps_record._HEADER_HOLDEM, ps_record._HEADERS_HOLDEM)])
 def test_lines_matched_at_once_are_matched_as_one_by_one(line: str, block: str) -> None:
     # Every line of the bundled files, and each with a byte added, dropped or changed: a set of them
     # is matched at once when all match, and otherwise line by line, with the same answers.
@@ -546,12 +548,12 @@ def test_lines_matched_at_once_are_matched_as_one_by_one(line: str, block: str) 
     for start in range(0, len(every), 50):
         for part in (slice(start, start + 50), slice(start, start + 3)):
             group = pa.array(every[part], pa.large_string())
-            got = pokerstars._matching(group, line, block)
+            got = ps_lines.matching(group, line, block)
             assert got.tolist() == expected[part].tolist()
             matching = [text_line for text_line, ok in zip(every[part], expected[part]) if ok]
             if matching:  # all of them, and the last without its line end
                 matching[-1] = matching[-1].rstrip("\n")
-                assert pokerstars._matching(pa.array(matching, pa.large_string()), line, block).all()
+                assert ps_lines.matching(pa.array(matching, pa.large_string()), line, block).all()
 
 
 # --- line ends, compression, chunks and batches ------------------------------------------------

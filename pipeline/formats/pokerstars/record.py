@@ -1,21 +1,16 @@
-"""PokerStars hand histories: the text logs a poker site writes, read into Records.
+"""The rules of PokerStars hands and their Record: what the site's lines mean, read from a chunk's text.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports
-:mod:`~pipeline.formats.sources`, :mod:`~pipeline.formats.histories`,
-:mod:`~pipeline.formats.scan`, :mod:`~pipeline.formats.pokerstars_text` (the
-reading of the text, without its rules), the hold'em game's columns, the
-hands' model and :class:`~pipeline.hands.record.Record`, and the foundation
-modules, never the runs or the command line.
+:mod:`~pipeline.formats.pokerstars.lines`, :mod:`~pipeline.formats.pokerstars.fields`,
+:mod:`~pipeline.formats.pokerstars.values` (the reading of the text, without its rules), the
+hold'em game's seats, the hands' model and :class:`~pipeline.hands.record.Record`, and the
+foundation modules.
 
-This module owns the PokerStars hand-history format (``.txt`` session files,
-plain or compressed; one hand after another, each starting with a header line
-``PokerStars Hand #ID: ...``, ``PokerStars Zoom Hand #...``, ``PokerStars Game
-#...``, tournaments included): its patterns, what its lines mean, the rules
-a hand is rejected by as it is read, and the
-:class:`~pipeline.hands.record.Record` of every hand read
-(:func:`read_records`).  Everything after the reading (the replay of the
-chips, how each hand ends, the audit, the showdown rows and the hand tables)
-is the hands layer's, as for every format (:func:`read_batches`).
+This module owns the format's patterns (headers, seat lines, actions, collections, totals,
+stakes), what its lines mean (the kinds of action: :data:`_KINDS`), the rules a hand is rejected
+by as it is read, and the :class:`~pipeline.hands.record.Record` of a chunk's hands filled in from
+the text (:func:`parse`): seats, actions, showdown, summary, totals, the hand and action columns,
+what was paid, the hole cards.
 
 A hand is rejected, with its reason, for a game other than Texas hold'em
 (checked before anything else), a header that cannot be read, a hand cut
@@ -43,26 +38,11 @@ seat dealt in whose cards the text never shows holds
 :data:`~pipeline.hands.record.UNKNOWN_CARD`.  A player the summary says
 ``mucked`` at a showdown without a ``mucks hand`` line mucks at that summary
 line.
-
-How a file is read
-------------------
-In chunks of whole hands (:data:`CHUNK_BYTES`), each read at once in numpy
-and pyarrow, never a loop or a regular expression per line in Python
-(:mod:`~pipeline.formats.pokerstars_text` says how).  A name is taken from
-the line only as the text before the last ``": "`` of an action line (the
-site's text after it never holds one) or before the site's fixed words of a
-collection, and must then be a seated name of that hand: it is never
-guessed.
 """
 
 from __future__ import annotations
 
-import re
-import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import partial
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -71,33 +51,29 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.arrays import as_mask
-from pipeline.errors import InputError
-from pipeline.formats import pokerstars_text as raw
-from pipeline.formats import scan
-from pipeline.formats.histories import batch_of
-from pipeline.formats.pokerstars_text import matching as _matching
-from pipeline.formats.sources import Batch, PendingBatch, Source, format_suffix
+from pipeline.formats.pokerstars import fields, values
+from pipeline.formats.pokerstars.lines import (
+    Lines,
+    Rejects,
+    bracketed,
+    found_in,
+    lines_of,
+    matching,
+    streets,
+    take,
+)
 from pipeline.games import holdem
-from pipeline.hands.audit import settle
-from pipeline.hands.model import VOCABULARIES, Action, Apart, hand_key, vocabulary_column
+from pipeline.hands.model import VOCABULARIES, Action, Apart, vocabulary_column
 from pipeline.hands.record import CODE, NO_CARD, SLOTS, UNKNOWN_CARD, Record
-from pipeline.text import repair_utf8, shown
+from pipeline.text import shown
 
-SUFFIXES = (".txt",)
+#: The site, as the Record's ``site`` names it.
 VENUE = "PokerStars"
-#: Bytes read at a time, cut at the last hand start: memory is bounded by a chunk.  Not the PHH
-#: reader's part size (phh.CHUNK_BYTES, 16 MiB), a fact of its own: a chunk here is also what one
-#: parse holds at once, with arrays over every line of it, so its size bounds the run's memory
-#: (100,000 hands: a peak RSS of about 240 MiB at 8 MiB, 320 MiB at 16 MiB); a PHH part is read at
-#: once, and parsed :data:`pipeline.formats.phh.GROUP_HANDS` hands at a time.
-CHUNK_BYTES = 1 << 23
 _SEATS = holdem.MAX_PLAYERS
 
 # Amounts: a currency sign or none (tournament chips), digits with thousands separators.
 _AMOUNT = r"[$€£¥]?[0-9][0-9,]*(?:\.[0-9]+)?"
 _ALL_IN = rf"(?: and is all-in| and has reached the {_AMOUNT} cap)?"
-#: What a line starting a hand looks like: enough to cut a file into hands.
-HAND_START = r"^PokerStars [^#]*#[0-9]+: .* - [0-9]{4}/[0-9]{1,2}/[0-9]{1,2} "
 _HEADER = (r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #(?P<id>[0-9]+): +(?:\{[^}]*\} +)?"
            r"(?:Tournament #(?P<tournament>[0-9]+), (?P<buy_in>Freeroll|[^ ]+(?: [A-Z]{3})?) +)?"
            r"(?P<variant>[^(]+?) (?:- )?(?P<stakes>(?:Level (?P<level>[^ ]+) )?\((?:(?P<inner>[^(),]+), )?"
@@ -139,18 +115,13 @@ _BETTING = (("No Limit", "no-limit"), ("Pot Limit", "pot-limit"), ("Limit", "fix
 _CASHED_OUT = (rf"{_TAGS} showed \[[^\]]*\] and won \((?P<amount>{_AMOUNT})\)"
                r".*\(pot not awarded as player cashed out\)")
 
-_START_BYTES = re.compile(HAND_START.encode())
-
-
-# Patterns above, for many lines at once (see :func:`_matching`): the same, but that no class of
-# characters takes a line end, and that what a pattern leaves open at a line's end is the rest of it.
-_HAND_STARTS = raw.lines_of(r"PokerStars [^#\n]*#[0-9]+: .* - [0-9]{4}/[0-9]{1,2}/[0-9]{1,2} .*")
-_PLAIN_SEATS = raw.lines_of(rf"Seat [0-9]+: [^(\n]* \({_AMOUNT} in chips[^()\n]*\).*")
-_COLLECTS = raw.lines_of(rf".+ collected {_AMOUNT} from (?:pot|main pot|side pot(?:-[0-9]+)?) *")
-_HEADERS_HOLDEM = raw.lines_of(r"PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +Hold'em "
+# Patterns above, for many lines at once (see :func:`~pipeline.formats.pokerstars.lines.matching`):
+# the same, but that no class of characters takes a line end, and that what a pattern leaves open
+# at a line's end is the rest of it.
+_PLAIN_SEATS = lines_of(rf"Seat [0-9]+: [^(\n]* \({_AMOUNT} in chips[^()\n]*\).*")
+_COLLECTS = lines_of(rf".+ collected {_AMOUNT} from (?:pot|main pot|side pot(?:-[0-9]+)?) *")
+_HEADERS_HOLDEM = lines_of(r"PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +Hold'em "
                                r"(?:(?:No|Pot|Fixed) )?Limit (?:- )?(?:Level [^ \n]+ )?\([^(),\n]*\) - .+? *")
-#: A hand's first line: its first bytes, its pattern, and that of many such lines at once.
-_HAND = ("PokerStars ", HAND_START, _HAND_STARTS)
 
 # Words after "NAME: " that are actions as they stand, without reading an amount.
 _PLAIN_ACTIONS = (b"folds", b"checks", b"mucks hand", b"doesn't show hand")
@@ -177,123 +148,7 @@ _WORDS_AMOUNT = (rf"^(?:raises [^ ]+ to|posts [a-z &-]+|calls|bets) (?P<amount>{
                  r"(?P<all_in> and is all-in)?")
 
 
-def is_pokerstars(path: Path) -> bool:
-    """Whether a ``.txt`` file (plain or compressed) starts with a PokerStars header line.
-
-    Reads the first bytes only; a file that cannot be read is not one.
-    """
-    suffix, compression = format_suffix(path)
-    if suffix not in SUFFIXES:
-        return False
-    try:
-        with pa.input_stream(str(path), compression=compression) as stream:
-            head: bytes = stream.read(64)
-    except (pa.ArrowException, OSError):
-        return False
-    return head.removeprefix(scan.BOM).startswith(b"PokerStars")
-
-
-def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
-    """Read a PokerStars source in batches of at most ``batch_rows`` hands.
-
-    Each hand is read into a :class:`~pipeline.hands.record.Record`; the
-    rest (showdown rows, rejects, counts, the audit and the hand tables) is
-    worked out from it as for every hand-history format
-    (:func:`pipeline.formats.histories.batch_of`).  A batch's rows are its
-    hands' numbers in the file (1-based, every hand counted), its lines the
-    line where each hand starts.
-
-    Raises InputError naming the file when it cannot be read (a damaged archive).
-    """
-    for pending in read_pending(source, batch_rows=batch_rows):
-        yield pending.load()
-
-
-def read_pending(source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
-    """The batches of :func:`read_batches`, each left for the thread that loads it to parse.
-
-    This thread only reads the text and finds its lines and hands; the
-    parsing, the replay and the tables, most of the work, run where the
-    batch is loaded, so that several cores share one file.
-    """
-    for chunk in _chunks(source):
-        for begin in range(0, chunk.hands, batch_rows):
-            count = min(batch_rows, chunk.hands - begin)
-            yield PendingBatch(partial(chunk.batch, source, begin, count),
-                               last_row=chunk.hands_before + begin + count)
-
-
-def read_records(source: Source, *, batch_rows: int) -> Iterator[Record]:
-    """Read a PokerStars source as :class:`~pipeline.hands.record.Record`\\ s of at most ``batch_rows``
-    hands: every hand, rejected ones too, the same hands as the batches of :func:`read_batches`.
-
-    Raises InputError naming the file when it cannot be read (a damaged archive).
-    """
-    for chunk in _chunks(source):
-        for begin in range(0, chunk.hands, batch_rows):
-            yield chunk.records(begin, min(batch_rows, chunk.hands - begin))[0]
-
-
-class _Chunk:
-    """Whole hands of a source, their lines found (:class:`~pipeline.formats.pokerstars_text.Lines`),
-    parsed once, by the first batch of them loaded (on whichever thread loads it)."""
-
-    def __init__(self, lines: raw.Lines, bad_lines: NDArray[np.int64], first_line: int,
-                 hands_before: int) -> None:
-        self.first_line, self.hands_before, self.hands = first_line, hands_before, lines.hands
-        self._found: tuple[raw.Lines, NDArray[np.int64]] | None = (lines, bad_lines)  # until parsed
-        self._parsed: tuple[Record, dict[str, pa.Array]] | None = None
-        self._lock = threading.Lock()
-
-    def records(self, begin: int, count: int) -> tuple[Record, dict[str, pa.Array]]:
-        """Hands ``begin`` to ``begin + count`` of the chunk as a Record, with the winners' columns
-        as the header writes them (:data:`pipeline.formats.histories.CARRIED`: hand, variant,
-        stakes, time)."""
-        with self._lock:
-            if self._parsed is None and self._found is not None:
-                self._parsed = _parse(*self._found, self.first_line, self.hands_before)
-                self._found = None  # the lines are not needed again
-        assert self._parsed is not None
-        record, carried = self._parsed
-        return (record.slice(begin, begin + count),
-                {name: column.slice(begin, count) for name, column in carried.items()})
-
-    def batch(self, source: Source, begin: int, count: int) -> Batch:
-        """The batch of hands ``begin`` to ``begin + count`` of the chunk (:func:`read_batches`)."""
-        record, carried = self.records(begin, count)
-        return batch_of(settle(record), keys=hand_key(source.place, record.number), files=source.name,
-                        carried=carried, duplicates=source.duplicates)
-
-
-def _chunks(source: Source) -> Iterator[_Chunk]:
-    """The hands of a source a chunk at a time (:func:`_pieces`), their lines found, not parsed."""
-    hands_before = 0
-    for piece, first_line, newlines in _pieces(source):
-        text, bad_lines = repair_utf8(piece)  # bytes replaced are never a "\n"
-        chunk = _Chunk(raw.Lines(text, newlines, _HAND), bad_lines, first_line, hands_before)
-        yield chunk
-        hands_before += chunk.hands
-
-
-def _pieces(source: Source) -> Iterator[tuple[NDArray[np.uint8], int, NDArray[np.intp]]]:
-    """Whole hands of a source, a chunk at a time (:func:`pipeline.formats.scan.chunks`, cut at the
-    last line matching :data:`HAND_START`), with line ends ``\\n`` and no byte-order mark
-    (:func:`pipeline.formats.pokerstars_text.tidy`).
-
-    Yields (text, number of its first line, where its ``\\n`` are).
-    """
-    line = 1
-    try:
-        with pa.input_stream(str(source.path), compression=source.compression) as stream:
-            last = partial(raw.last_start, start=_START_BYTES)
-            for chunk in scan.chunks(stream, last, size=CHUNK_BYTES, tidy=raw.tidy):
-                yield chunk.text, line, chunk.newlines
-                line += len(chunk.newlines)
-    except (pa.ArrowException, OSError) as error:
-        raise InputError(f"{source.path}: cannot read past line {line} ({error})") from None
-
-
-def _check_headers(lines: raw.Lines, rejects: raw.Rejects) -> NDArray[np.bool_]:
+def _check_headers(lines: Lines, rejects: Rejects) -> NDArray[np.bool_]:
     """Reject the hands whose header cannot be read, then those of a game other than Texas hold'em;
     return (hands,) bool: the header is a hold'em hand's.
 
@@ -301,12 +156,12 @@ def _check_headers(lines: raw.Lines, rejects: raw.Rejects) -> NDArray[np.bool_]:
     runs on the others only).
     """
     headers = lines.take(lines.starts)
-    header_ok = _matching(headers, _HEADER_HOLDEM, _HEADERS_HOLDEM)
+    header_ok = matching(headers, _HEADER_HOLDEM, _HEADERS_HOLDEM)
     holdem_game = header_ok.copy()
     other_headers = np.flatnonzero(~header_ok)
     other_header = pc.extract_regex(headers.take(pa.array(other_headers, pa.int64())), _HEADER)
     header_ok[other_headers] = other_header.is_valid().to_numpy(zero_copy_only=False)
-    other_variant = raw.variant(other_header)
+    other_variant = fields.variant(other_header)
     holdem_game[other_headers] = as_mask(pc.starts_with(other_variant, "Hold'em "))
     rejects.at(lines.starts[~header_ok], "hand header not understood")
     other = np.flatnonzero(header_ok & ~holdem_game)
@@ -324,7 +179,7 @@ class _Seats:
     equal codes; a seat line, an action or a collection is a (hand, code) key.
     """
 
-    found: raw.SeatLines  # every seat line read
+    found: fields.SeatLines  # every seat line read
     rows: NDArray[np.int64]
     number: NDArray[np.int64]  # the seat number, 1 to 10
     name: pa.Array
@@ -352,14 +207,14 @@ class _Seats:
         return np.where(found >= 0, self.number[np.maximum(found, 0)] if len(self.number) else 0, 0)
 
 
-def _seats(lines: raw.Lines, rejects: raw.Rejects) -> _Seats:
+def _seats(lines: Lines, rejects: Rejects) -> _Seats:
     """The seats of the preambles' seat lines; the hands of bad ones rejected: a seat numbered out of
     1 to 10, a seat listed twice, a name seated twice, no seat at all."""
-    found = raw.seat_lines(lines, (_PLAIN_SEAT, _PLAIN_SEATS), _SEAT)
+    found = fields.seat_lines(lines, (_PLAIN_SEAT, _PLAIN_SEATS), _SEAT)
     out_of_range = (found.number < 1) | (found.number > _SEATS)
     rejects.at(found.rows[out_of_range], f"seats are numbered 1 to {_SEATS}")
     keep = np.flatnonzero(~out_of_range)
-    rows, number, name = found.rows[keep], found.number[keep], raw.take(found.name, keep)
+    rows, number, name = found.rows[keep], found.number[keep], take(found.name, keep)
     hand = lines.hand_of[rows]
     pair = hand * (_SEATS + 1) + number
     _, first_pair, pair_counts = np.unique(pair, return_index=True, return_counts=True)
@@ -386,10 +241,10 @@ def _seats(lines: raw.Lines, rejects: raw.Rejects) -> _Seats:
 
 @dataclass
 class _Actions:
-    """The action lines of the hands' bodies (:class:`~pipeline.formats.pokerstars_text.ActionLines`),
+    """The action lines of the hands' bodies (:class:`~pipeline.formats.pokerstars.fields.ActionLines`),
     in line order (shape (actions,) each), and what their words say."""
 
-    found: raw.ActionLines
+    found: fields.ActionLines
     actor: NDArray[np.int64]  # the actor's seat number, 0 where not seated (filled by _name_actors)
     kind: NDArray[np.int64]  # an index in :data:`_KINDS`, -1 for words that are no action of the model
     # Per different words (``found.word``), read once each: the amount they say (a raise: its
@@ -398,22 +253,22 @@ class _Actions:
     all_in: NDArray[np.bool_]
 
 
-def _actions(lines: raw.Lines, seats: _Seats) -> _Actions:
+def _actions(lines: Lines, seats: _Seats) -> _Actions:
     """The action lines, and each different words' kind (the first of :data:`_KINDS` they start
     with), amount and all in (:data:`_WORDS_AMOUNT`)."""
-    found = raw.action_lines(lines, seats.rows, _PLAIN_ACTIONS, _ACTION_ENDS, (_ACTION, _ACTION_AFTER))
+    found = fields.action_lines(lines, seats.rows, _PLAIN_ACTIONS, _ACTION_ENDS, (_ACTION, _ACTION_AFTER))
     kind = np.full(len(found.words), -1, dtype=np.int64)
     for index, (prefix, _) in enumerate(_KINDS):
         kind[(kind < 0) & as_mask(pc.starts_with(found.words, prefix.decode()))] = index
     said = pc.extract_regex(found.words, _WORDS_AMOUNT)
-    amount, all_in = raw.amounts(said.field("amount")), as_mask(pc.not_equal(said.field("all_in"), ""))
+    amount, all_in = values.amounts(said.field("amount")), as_mask(pc.not_equal(said.field("all_in"), ""))
     return _Actions(found=found, actor=np.zeros(len(found.rows), np.int64), kind=kind[found.word],
                     amount=amount, all_in=all_in)
 
 
 @dataclass
 class _Collections:
-    """The collections (:func:`~pipeline.formats.pokerstars_text.collection_lines`), in line order."""
+    """The collections (:func:`~pipeline.formats.pokerstars.fields.collection_lines`), in line order."""
 
     rows: NDArray[np.int64]
     names: pa.Array
@@ -422,7 +277,7 @@ class _Collections:
     collector: NDArray[np.int64]  # the collector's seat number, 0 where not seated (filled by _name_actors)
 
 
-def _name_actors(lines: raw.Lines, seats: _Seats, rejects: raw.Rejects, actions: _Actions,
+def _name_actors(lines: Lines, seats: _Seats, rejects: Rejects, actions: _Actions,
                  collections: _Collections) -> None:
     """The seats of the names of actions and collections, looked up at once: each in the seat lines
     of its hand.  A name not seated there rejects its hand: it is never guessed."""
@@ -430,12 +285,12 @@ def _name_actors(lines: raw.Lines, seats: _Seats, rejects: raw.Rejects, actions:
     found = seats.seated(lines.hand_of[rows], pa.concat_arrays([actions.found.names, collections.names]))
     actions.actor, collections.collector = found[:len(actions.found.rows)], found[len(actions.found.rows):]
     unseated = np.flatnonzero(actions.actor == 0)
-    names = raw.take(actions.found.names, unseated).to_pylist()
+    names = take(actions.found.names, unseated).to_pylist()
     rejects.at(actions.found.rows[unseated], [f"action of {shown(str(name))}, who is not seated"
                                               for name in names])
     unseated = np.flatnonzero(collections.collector == 0)
     rejects.at(collections.rows[unseated], [f"{shown(str(name))} collects, but is not seated"
-                                            for name in raw.take(collections.names, unseated).to_pylist()])
+                                            for name in take(collections.names, unseated).to_pylist()])
 
 
 @dataclass
@@ -453,12 +308,12 @@ class _Showdown:
     summary_mucks: tuple[NDArray[np.int64], NDArray[np.int64]]
 
 
-def _shows(lines: raw.Lines, actions: _Actions) -> _Showdown:
+def _shows(lines: Lines, actions: _Actions) -> _Showdown:
     """The cards players show, and the hands with a showdown."""
     rows, actor = actions.found.rows, actions.actor
     showdown = lines.flag(lines.marked("*** SHOW DOWN ***"))
     shows = np.flatnonzero((actor > 0) & (actions.kind == _SHOW))
-    cards = raw.bracketed(lines.text, actions.found.colon[shows] + len(": shows ["),
+    cards = bracketed(lines.text, actions.found.colon[shows] + len(": shows ["),
                           lines.line_stop[rows[shows]])
     shown = showdown.copy()
     shown[lines.hand_of[rows[shows]]] = True
@@ -469,24 +324,24 @@ def _shows(lines: raw.Lines, actions: _Actions) -> _Showdown:
                      summary_mucks=(np.zeros(0, np.int64), np.zeros(0, np.int64)))
 
 
-def _collected(lines: raw.Lines, collections: _Collections, showdown: _Showdown) -> None:
+def _collected(lines: Lines, collections: _Collections, showdown: _Showdown) -> None:
     """The seats paid from the main pot at each showdown ("from pot", "from main pot")."""
     rows = collections.rows
     counted = np.flatnonzero(showdown.hands[lines.hand_of[rows]])
-    pots = pc.utf8_rtrim(raw.take(collections.pot, counted), characters=" \n")
+    pots = pc.utf8_rtrim(take(collections.pot, counted), characters=" \n")
     main_pot = as_mask(pc.is_in(pots, value_set=pa.array(["pot", "main pot"])))
     main = counted[main_pot & (collections.collector[counted] > 0)]
     np.bitwise_or.at(showdown.winners, lines.hand_of[rows[main]],
                      np.left_shift(1, collections.collector[main] - 1))
 
 
-def _summary(lines: raw.Lines, seats: _Seats, rejects: raw.Rejects, collections: _Collections,
+def _summary(lines: Lines, seats: _Seats, rejects: Rejects, collections: _Collections,
              showdown: _Showdown) -> None:
     """Each seat's fate in the summary, after "Seat N: " and that seat's name, exactly; a line that
     does not name its seat's player rejects its hand.  The cards each fate shows; at a showdown,
     who mucked, and who won the pot and cashed out instead."""
     text = lines.text
-    rows, number, named, fate_at = raw.summary_lines(lines, seats.found, seats.of_hand, seats.name_length,
+    rows, number, named, fate_at = fields.summary_lines(lines, seats.found, seats.of_hand, seats.name_length,
                                                      (seats.code, seats.names))
     wrong = np.flatnonzero(~named)
     rejects.at(rows[wrong], [f"summary line of seat {number[i]} does not name its player" for i in wrong])
@@ -498,9 +353,9 @@ def _summary(lines: raw.Lines, seats: _Seats, rejects: raw.Rejects, collections:
     fate = fates.dictionary_encode()
     fate_texts, fate_code = fate.dictionary, fate.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     cards_at = np.where(as_mask(pc.match_substring_regex(fate_texts, _TAGS + r" (?:showed|mucked) \[")),
-                        raw.found_in(fate_texts, "[") + 1, -1)[fate_code]
+                        found_in(fate_texts, "[") + 1, -1)[fate_code]
     with_cards = np.flatnonzero(cards_at > 0)
-    showdown.summary_cards = (fate_hand[with_cards], fate_index[with_cards], raw.bracketed(
+    showdown.summary_cards = (fate_hand[with_cards], fate_index[with_cards], bracketed(
         text, fate_at[read][with_cards] + cards_at[with_cards], lines.line_stop[rows[read][with_cards]]))
     at_showdown = showdown.hands[fate_hand]  # the rest counts at a showdown only
     late = at_showdown & as_mask(pc.match_substring_regex(fate_texts, _TAGS + " mucked"))[fate_code]
@@ -521,17 +376,17 @@ class _Totals:
     board: pa.Array  # the board's cards as written, "" where none
 
 
-def _totals(lines: raw.Lines) -> _Totals:
+def _totals(lines: Lines) -> _Totals:
     """Total pot and rake; the board: the first line of each in the summary."""
     total_row = lines.first_in_summary("Total pot ")
     has_total = total_row >= 0
     pot, rake = np.full(lines.hands, np.nan), np.full(lines.hands, np.nan)
-    pot[has_total], rake[has_total] = raw.totals(lines, total_row[has_total], _TOTAL)
-    board = raw.board_texts(lines)
+    pot[has_total], rake[has_total] = fields.totals(lines, total_row[has_total], _TOTAL)
+    board = fields.board_texts(lines)
     return _Totals(pot=pot, rake=rake, board=board)
 
 
-def _apart(lines: raw.Lines, rejects: raw.Rejects) -> NDArray[np.object_]:
+def _apart(lines: Lines, rejects: Rejects) -> NDArray[np.object_]:
     """(hands,) object: why the text sets each hand apart (:class:`~pipeline.hands.model.Apart`), None
     for none: a board run twice (``*** FIRST FLOP ***`` and the like), a cancelled hand."""
     twice = lines.flag(np.concatenate([
@@ -544,27 +399,27 @@ def _apart(lines: raw.Lines, rejects: raw.Rejects) -> NDArray[np.object_]:
     return apart
 
 
-def _parse(lines: raw.Lines, bad_lines: NDArray[np.int64], first_line: int,
+def parse(lines: Lines, bad_lines: NDArray[np.int64], first_line: int,
            hands_before: int) -> tuple[Record, dict[str, pa.Array]]:
     """Read every hand of a chunk of whole hands (its ``lines``, those at ``bad_lines`` with bytes
     that were not UTF-8): the rules each hand is rejected by, in their order, then its Record, and
     the winners' columns as the header writes them."""
-    rejects = raw.Rejects(lines)
+    rejects = Rejects(lines)
     holdem_game = _check_headers(lines, rejects)
     # The bytes were replaced: the hand is not read as if they were fine.
     rejects.at(bad_lines, "bytes that are not UTF-8 text")
     rejects.at(lines.starts[~lines.has_summary], "hand cut short: no *** SUMMARY *** line")
     seats = _seats(lines, rejects)
     actions = _actions(lines, seats)
-    found = raw.collection_lines(lines, actions.found.open_end, (_COLLECT, _COLLECTS))
+    found = fields.collection_lines(lines, actions.found.open_end, (_COLLECT, _COLLECTS))
     collections = _Collections(*found, collector=np.zeros(len(found[0]), np.int64))
     _name_actors(lines, seats, rejects, actions, collections)
     showdown = _shows(lines, actions)
     _collected(lines, collections, showdown)
     _summary(lines, seats, rejects, collections, showdown)
     totals = _totals(lines)
-    header = raw.header_fields(lines, _HEADER_PLAIN, _HEADER)
-    table_name, max_seats, button = raw.table_lines(lines)
+    header = fields.header_fields(lines, _HEADER_PLAIN, _HEADER)
+    table_name, max_seats, button = fields.table_lines(lines)
     # A rejected hand's line is that of its fault.
     line = first_line + np.where(rejects.mask, rejects.line, lines.starts)
     number = hands_before + 1 + np.arange(lines.hands, dtype=np.int64)
@@ -573,7 +428,7 @@ def _parse(lines: raw.Lines, bad_lines: NDArray[np.int64], first_line: int,
     return record, {name: header[name] for name in ("hand", "variant", "stakes", "time")}
 
 
-def _record(lines: raw.Lines, rejects: raw.Rejects, seats: _Seats, actions: _Actions,
+def _record(lines: Lines, rejects: Rejects, seats: _Seats, actions: _Actions,
             collections: _Collections, showdown: _Showdown, totals: _Totals, header: dict[str, pa.Array],
             holdem_game: NDArray[np.bool_],
             table: tuple[pa.Array, NDArray[np.int64], NDArray[np.int64]],
@@ -601,13 +456,13 @@ def _record(lines: raw.Lines, rejects: raw.Rejects, seats: _Seats, actions: _Act
             pa.array(seats.code[np.maximum(slot_of, 0)].astype(np.int32) if len(seats.rows)
                      else np.zeros(len(slot_of), np.int32), mask=slot_of < 0), seats.names),
         stack=np.where(dealt, seats.stack[np.maximum(seats.of_hand, 0)] if len(seats.rows) else 0, np.nan),
-        holes=_holes(lines, seats, actions, showdown, dealt), board=raw.board_codes(totals.board), **acts,
+        holes=_holes(lines, seats, actions, showdown, dealt), board=values.board_codes(totals.board), **acts,
         received=received, cashed_out=cashed_out, returned=returned, pot=totals.pot, rake=totals.rake,
         # The collectors of the main pot ("from pot", "from main pot"): known whatever the side pots.
         main_pot=((showdown.winners[:, None] >> np.arange(SLOTS)) & 1).astype(bool) & dealt)
 
 
-def _dealt(lines: raw.Lines, seats: _Seats, actions: _Actions,
+def _dealt(lines: Lines, seats: _Seats, actions: _Actions,
            collections: _Collections) -> NDArray[np.bool_]:
     """(hands, SLOTS) bool: a player is dealt in at the slot.  A seat line marked ``is sitting out``
     or ``out of hand`` is not, unless the player acts or collects in the hand: a tournament deals a
@@ -630,15 +485,15 @@ def _hand_columns(header: dict[str, pa.Array], holdem_game: NDArray[np.bool_], t
     What recurs (stakes, games, levels, buy-ins) is read once per different text."""
     hands = len(holdem_game)
     tournament = header["tournament"].cast(pa.string())
-    small, big, currency = raw.stakes(header["stakes"], _STAKES)
-    games, at = raw.distinct(header["variant"])
+    small, big, currency = values.stakes(header["stakes"], _STAKES)
+    games, at = values.distinct(header["variant"])
     betting = np.array([next((VOCABULARIES["betting"].index(name) for ending, name in _BETTING
                               if game.endswith(ending)), -1) for game in games] + [-1])[at]
-    levels, at = raw.distinct(header["level"])
-    numbers = [raw.level_number(text) for text in levels]
+    levels, at = values.distinct(header["level"])
+    numbers = [values.level_number(text) for text in levels]
     level = np.array([-1 if number is None else number for number in numbers] + [-1])[at]
-    buy_ins, at = raw.distinct(header["buy_in"])
-    times, zones = raw.utc_times(header["time"])
+    buy_ins, at = values.distinct(header["buy_in"])
+    times, zones = values.utc_times(header["time"])
     return {"hand_id": header["hand"].cast(pa.string()),
             "site": pa.DictionaryArray.from_arrays(pa.array(np.zeros(hands, np.int32)), pa.array([VENUE])),
             "table": table.cast(pa.string()), "time": times, "time_zone": zones.cast(pa.string()),
@@ -648,13 +503,13 @@ def _hand_columns(header: dict[str, pa.Array], holdem_game: NDArray[np.bool_], t
             # Tournament chips are no currency.
             "currency": pc.if_else(tournament.is_null(), pa.array(currency, pa.string()),
                                    pa.scalar(None, pa.string())),
-            "small_blind": raw.floats(small), "big_blind": raw.floats(big), "tournament_id": tournament,
-            "buy_in": raw.floats(np.array([*map(raw.buy_in, buy_ins), np.nan])[at]),
+            "small_blind": values.floats(small), "big_blind": values.floats(big), "tournament_id": tournament,
+            "buy_in": values.floats(np.array([*map(values.buy_in, buy_ins), np.nan])[at]),
             "level": pa.array(level.astype(np.int16), mask=level < 0),
             "max_seats": pa.array(max_seats.astype(np.int8), mask=max_seats == 0)}
 
 
-def _action_columns(lines: raw.Lines, actions: _Actions, mucks: tuple[NDArray[np.int64], NDArray[np.int64]],
+def _action_columns(lines: Lines, actions: _Actions, mucks: tuple[NDArray[np.int64], NDArray[np.int64]],
                     small_blind: NDArray[np.float64]) -> dict[str, Any]:
     """The Record's per-action arrays (every action of a seated player, in line order; ``mucks``: the
     summary's mucks at a showdown, lines and slots) and, under
@@ -683,7 +538,7 @@ def _action_columns(lines: raw.Lines, actions: _Actions, mucks: tuple[NDArray[np
     antes = code == CODE[Action.POST_ANTE]
     np.fmax.at(ante, hand[antes], value[antes])
     texts = lines.contents(rows)  # dictionary-encoded over the chunk's text: no copy
-    street = raw.streets(lines, rows)
+    street = streets(lines, rows)
     both = kind == _BOTH
     if both.any():  # "posts small & big blinds X": the hand's small blind, dead, then the rest, live
         copies = np.repeat(np.arange(len(keep)), np.where(both, 2, 1))
@@ -692,7 +547,7 @@ def _action_columns(lines: raw.Lines, actions: _Actions, mucks: tuple[NDArray[np
         dead = both[copies] & ~second
         code, value, all_in = code[copies], value[copies], all_in[copies]
         hand, street = hand[copies], street[copies]
-        slot, texts = slot[copies], raw.take(texts, copies)
+        slot, texts = slot[copies], take(texts, copies)
         code[second] = CODE[Action.POST]
         # Amounts are decimal: the difference is rounded back to far below a cent.
         value[second] = np.round(value[second] - small_blind[hand[second]], 9)
@@ -700,10 +555,10 @@ def _action_columns(lines: raw.Lines, actions: _Actions, mucks: tuple[NDArray[np
     return {"action_hand": hand, "slot": slot.astype(np.int8), "action": code,
             "street": street, "to": np.where(_TO[code], value, np.nan),
             "written": np.where(_WRITTEN[code], value, np.nan), "all_in": all_in, "text": texts,
-            "ante": raw.floats(ante)}
+            "ante": values.floats(ante)}
 
 
-def _paid(lines: raw.Lines, seats: _Seats, actions: _Actions, collections: _Collections,
+def _paid(lines: Lines, seats: _Seats, actions: _Actions, collections: _Collections,
           dealt: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """(hands, SLOTS) each: what each seat collected, cashed out (``NAME cashed out the hand for X``)
     and was returned (``Uncalled bet (X) returned to NAME``); 0 where a seat dealt in has none, NaN
@@ -713,7 +568,7 @@ def _paid(lines: raw.Lines, seats: _Seats, actions: _Actions, collections: _Coll
     paid = np.flatnonzero(collections.collector > 0)
     np.add.at(received, (hand_of[collections.rows[paid]], collections.collector[paid] - 1),
               np.nan_to_num(collections.amount[paid]))
-    cash_rows, cash_names, cashed, rows, back_names, back = raw.paid_lines(lines, actions.found.open_end)
+    cash_rows, cash_names, cashed, rows, back_names, back = fields.paid_lines(lines, actions.found.open_end)
     seat = seats.seated(hand_of[np.concatenate([cash_rows, rows])],
                         pa.concat_arrays([cash_names, back_names]))
     cashed_out, returned = np.zeros((lines.hands, SLOTS)), np.where(dealt, 0.0, np.nan)
@@ -724,7 +579,7 @@ def _paid(lines: raw.Lines, seats: _Seats, actions: _Actions, collections: _Coll
     return received, cashed_out, returned
 
 
-def _holes(lines: raw.Lines, seats: _Seats, actions: _Actions, showdown: _Showdown,
+def _holes(lines: Lines, seats: _Seats, actions: _Actions, showdown: _Showdown,
            dealt: NDArray[np.bool_]) -> NDArray[np.uint8]:
     """(hands, SLOTS, 2) uint8: the hole cards each seat dealt in is seen with, from ``Dealt to NAME
     [..]``, then ``shows [..]``, then the summary's ``showed [..]``/``mucked [..]`` (a later one wins);
@@ -732,7 +587,7 @@ def _holes(lines: raw.Lines, seats: _Seats, actions: _Actions, showdown: _Showdo
     hand_of = lines.hand_of
     holes = np.full((lines.hands, SLOTS, 2), NO_CARD, dtype=np.uint8)
     holes[dealt] = UNKNOWN_CARD
-    rows, names, dealt_cards = raw.dealt_lines(lines)
+    rows, names, dealt_cards = fields.dealt_lines(lines)
     seat = seats.seated(hand_of[rows], names)
     summary_hand, summary_slot, summary_cards = showdown.summary_cards
     shows = actions.found.rows[showdown.shows]
@@ -743,5 +598,5 @@ def _holes(lines: raw.Lines, seats: _Seats, actions: _Actions, showdown: _Showdo
         key = (hand * SLOTS + slot)[seen]
         if len(key) and np.bincount(key).max() > 1:  # a slot seen twice: its last cards count
             seen = seen[len(key) - 1 - np.unique(key[::-1], return_index=True)[1]]
-        raw.put_cards(holes, hand[seen], slot[seen], raw.take(cards, seen))
+        values.put_cards(holes, hand[seen], slot[seen], take(cards, seen))
     return holes
