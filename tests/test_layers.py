@@ -130,3 +130,27 @@ def test_the_checks_see_real_imports():
     assert "pipeline.runs.cluster" in GRAPH["pipeline.cli"]  # imported inside a function
     assert layer("pipeline.poker.cards") < layer("pipeline.games.base") < layer("pipeline.formats.phh") \
         < layer("pipeline.runs.runner") < layer("pipeline.cli")
+
+
+def test_a_site_is_named_only_in_its_own_module():
+    """A further site's logs are one new module of pipeline.formats.sites that touches nothing
+    else: no other module imports a site's module or writes a site's name (docstrings apart)."""
+    from pipeline.formats import sites
+
+    names = {value for site in sites.SITES for value in (site.name, site.venue)}
+    assert "pokerstars" in names
+    for module, path in MODULES.items():
+        if module.startswith("pipeline.formats.sites."):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)
+                      and isinstance(node.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                assert node.value not in names, f"{module} names the site {node.value!r}"
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+                assert not any(name.startswith("pipeline.formats.sites.") for name in imported), \
+                    f"{module} imports a site's module"

@@ -18,9 +18,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from pipeline.formats import histories, pokerstars
-from pipeline.formats.pokerstars import lines as ps_lines
-from pipeline.formats.pokerstars import record as ps_record
+from pipeline.formats import histories
+from pipeline.formats.sites import pokerstars
+from pipeline.formats.sites.pokerstars import lines as ps_lines
+from pipeline.formats.sites.pokerstars import record as ps_record
 from pipeline.formats.sources import Source
 from pipeline.hands import audit
 from pipeline.runs.runner import Run

@@ -20,7 +20,8 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from pipeline.formats import histories, pokerstars
+from pipeline.formats import histories
+from pipeline.formats.sites import pokerstars
 from pipeline.formats.sources import Source
 from pipeline.hands.model import HANDS, Action
 from pipeline.hands.record import NO_CARD, SLOTS, UNKNOWN_CARD, Record

@@ -1,19 +1,22 @@
 """Hand histories: what every hand-history format hands the run, whatever its text.
 
-Layer: formats and I/O (:mod:`pipeline.formats`); imports the hold'em
-game's columns, nothing above.
+Layer: formats and I/O (:mod:`pipeline.formats`); imports
+:mod:`~pipeline.formats.sources`, the hold'em game's columns and the hands
+layer (:mod:`pipeline.hands`), nothing above.
 
-A hand-history format (:mod:`~pipeline.formats.phh`,
-:mod:`~pipeline.formats.pokerstars`) turns each recorded hand into one
-hold'em deal row, plus the winners the recorded chips name and columns
-that trace the row back to its hand.  This module owns what those formats
-share, so that the run treats them alike without knowing any one of them:
-the columns of a row (:data:`COLUMNS`, :data:`CARRIED`), the counts of
-hands that are neither scored nor rejected (:data:`SET_APART`), of players
-who forfeit (:data:`FORFEITS`), of showdowns scored but not checked against
-the record (:data:`NOT_CHECKED`), which source formats are hand histories
-(:data:`FORMATS`), the venue a format's records name (:data:`VENUES`), and
-how reasons and venues are counted beside the counts (:func:`reason_key`,
+A hand-history format (:mod:`~pipeline.formats.phh`, each site of
+:mod:`~pipeline.formats.sites`) reads its text into a
+:class:`~pipeline.hands.record.Record`; :func:`batch_of` makes the batch of
+any format from it: one hold'em deal row per showdown scored, with the
+winners the recorded chips name and columns that trace the row back to its
+hand, the rejects, the counts and the three hand tables.  This module owns
+what the formats share, so that the run treats them alike without knowing
+any one of them: the columns of a row (:data:`COLUMNS`, :data:`CARRIED`),
+the counts of hands that are neither scored nor rejected
+(:data:`SET_APART`), of players who forfeit (:data:`FORFEITS`), of showdowns
+scored but not checked against the record (:data:`NOT_CHECKED`), of hands
+the site settled in part (:data:`SETTLED_BY_SITE`), and how reasons and
+venues are counted beside the counts (:func:`reason_key`,
 :func:`venue_key`, :func:`venue_counts`) and read back for summary.json.
 """
 
@@ -37,12 +40,8 @@ from pipeline.hands.showdown import NO_RECORDED_WINNER as NO_RECORDED_WINNER
 from pipeline.hands.showdown import PLAYERS, deal_rows
 from pipeline.hands.tables import OUTCOME_CODE, Ending, tables
 
-#: Source formats (``Source.format``) that are hand histories.
-FORMATS = ("phh", "pokerstars")
 #: The game a hand history's showdown is scored as: its winners tables carry :data:`CARRIED`.
 GAME = holdem.Holdem.name
-#: The venue whose records a format holds, where the format names one (a site's own logs).
-VENUES = {"pokerstars": "PokerStars"}
 EXPECTED = holdem.EXPECTED_COLUMN
 #: Columns that trace a row back to its hand, carried into the winners; a format
 #: without one of them leaves it empty.

@@ -5,7 +5,7 @@ Layer: formats and I/O (:mod:`pipeline.formats`); imports
 format modules (:mod:`~pipeline.formats.csv_files`,
 :mod:`~pipeline.formats.parquet_files`,
 :mod:`~pipeline.formats.contest_files`, :mod:`~pipeline.formats.phh`,
-:mod:`~pipeline.formats.pokerstars`), :mod:`~pipeline.formats.histories`,
+:mod:`~pipeline.formats.sites.pokerstars`), :mod:`~pipeline.formats.histories`,
 the games' registry and the foundation modules, never the runs or the
 command line.
 
@@ -22,7 +22,7 @@ in batches of bounded size:
   :mod:`~pipeline.formats.contest_files`;
 * PHH hand histories: :mod:`pipeline.formats.phh`;
 * PokerStars hand histories (``.txt`` starting with a PokerStars header):
-  :mod:`pipeline.formats.pokerstars`.
+  :mod:`pipeline.formats.sites.pokerstars`.
 
 Every batch carries the data rows as a table of string columns, their row
 and line numbers, the raw text of each row, and the lines that could not
@@ -45,7 +45,7 @@ from functools import partial
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.formats import contest_files, csv_files, headers, histories, parquet_files, phh, pokerstars
+from pipeline.formats import contest_files, csv_files, headers, histories, parquet_files, phh, sites
 from pipeline.formats.sources import (
     DEFAULT_BATCH_ROWS,
     Batch,
@@ -60,6 +60,8 @@ from pipeline.text import listed, shown
 
 #: Formats whose columns the file names (deal archives and games files): a column of the user's
 #: that no game reads may be carried into the results (``--keep``).
+#: Source formats that are hand histories: PHH and every site's logs (:mod:`pipeline.formats.sites`).
+HISTORY_FORMATS = ("phh", *(site.name for site in sites.SITES))
 TABLE_FORMATS = ("csv", "parquet")
 
 
@@ -290,7 +292,7 @@ def _entries(folder: Path) -> list[_Entry]:
 def _history_suffix(path: Path) -> bool:
     """A name a hand history may have: ``.phh``, ``.phhs``, or ``.txt`` (a site's logs; its first
     line tells, see :func:`open_source`)."""
-    return phh.is_phh(path) or format_suffix(path)[0] in pokerstars.SUFFIXES
+    return phh.is_phh(path) or format_suffix(path)[0] in sites.SUFFIXES
 
 
 def _known_format(path: Path) -> bool:
@@ -345,8 +347,9 @@ def _opened(path: Path, status: os.stat_result | None) -> Source:
     found = partial(Source, path, size_found=status.st_size)  # the size kept for the summary
     if suffix in phh.SUFFIXES:
         return found("phh", histories.COLUMNS, compression)
-    if suffix in pokerstars.SUFFIXES and pokerstars.is_pokerstars(path):
-        return found("pokerstars", histories.COLUMNS, compression)
+    site = sites.detect(path) if suffix in sites.SUFFIXES else None
+    if site is not None:
+        return found(site.name, histories.COLUMNS, compression)
     with open(path, "rb") as handle:
         magic = handle.read(4)
     if suffix in parquet_files.SUFFIXES or (magic == parquet_files.MAGIC and not compression):
@@ -359,12 +362,11 @@ def _opened(path: Path, status: os.stat_result | None) -> Source:
         if first is None:
             raise UnknownFormatError(path, f"line {line}: binary data where a contest file has the "
                                            f"number of players")
-        if not first and suffix in pokerstars.SUFFIXES:  # a .txt of nothing is no contest file either
+        if not first and suffix in sites.SUFFIXES:  # a .txt of nothing is no contest file either
             raise UnknownFormatError(path, "holds no text (blank lines or a byte-order mark only)")
         if first and not (first.isascii() and first.isdigit()):
-            also = " or a PokerStars hand history" if suffix in pokerstars.SUFFIXES else ""
             raise UnknownFormatError(path, f"line {line}: expected the number of players, got "
-                                           f"{shown(first)}: not a contest file{also}")
+                                           f"{shown(first)}: not a contest file{sites.described(suffix)}")
         return found("contest", contest_files.COLUMNS, compression)
     if suffix not in csv_files.SUFFIXES and contest_files.looks_like_contest(path, compression):
         return found("contest", contest_files.COLUMNS, compression)
@@ -402,8 +404,8 @@ def read_batches(source: Source, columns: tuple[str, ...], *,
         yield from _holding(contest_files.read_batches(source, batch_rows=batch_rows), columns)
     elif source.format == "phh":
         yield from _holding(phh.read_batches(source, batch_rows=batch_rows), columns)
-    elif source.format == "pokerstars":
-        yield from _holding(pokerstars.read_batches(source, batch_rows=batch_rows), columns)
+    elif source.format in sites.BY_NAME:
+        yield from _holding(sites.read_batches(source, batch_rows=batch_rows), columns)
     else:
         yield from csv_files.read_batches(source, columns, batch_rows=batch_rows, byte_range=byte_range)
 
@@ -427,7 +429,7 @@ def read_pending(source: Source, columns: tuple[str, ...], *, batch_rows: int = 
     """
     if source.format == "phh":
         yield from phh.read_pending(source, batch_rows=batch_rows)
-    elif source.format == "pokerstars":
-        yield from pokerstars.read_pending(source, batch_rows=batch_rows)
+    elif source.format in sites.BY_NAME:
+        yield from sites.read_pending(source, batch_rows=batch_rows)
     else:
         yield from read_batches(source, columns, batch_rows=batch_rows, typed=typed)

@@ -11,11 +11,12 @@ compressions a file may carry (:data:`COMPRESSIONS`) and the one place a
 compression suffix is taken off a name (:func:`format_suffix`), the error
 of a file of no known format (:class:`UnknownFormatError`), a table's
 columns as text (:func:`as_strings`) and the one line a read error is told
-in (:func:`explain`).  Each format is a module that reads a Source into
+in (:func:`explain`), and what a poker site's reader tells the rest
+(:class:`Site`).  Each format is a module that reads a Source into
 Batches (:mod:`~pipeline.formats.csv_files`,
 :mod:`~pipeline.formats.parquet_files`,
-:mod:`~pipeline.formats.contest_files`, :mod:`~pipeline.formats.phh`,
-:mod:`~pipeline.formats.pokerstars`), behind
+:mod:`~pipeline.formats.contest_files`, :mod:`~pipeline.formats.phh`, and
+each site's logs in :mod:`~pipeline.formats.sites`), behind
 :mod:`~pipeline.formats.readers`, which finds the inputs and tells their
 formats apart.
 """
@@ -23,7 +24,7 @@ formats apart.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
@@ -92,7 +93,7 @@ class Source:
     """
 
     path: Path
-    format: str  # "csv", "parquet", "contest", "phh" or "pokerstars"
+    format: str  # "csv", "parquet", "contest", "phh" or a site's (pipeline.formats.sites): "pokerstars"
     columns: tuple[str, ...]
     compression: str | None = None
     given_as: str | None = None  # the path as the user wrote it, where ``path`` was made absolute
@@ -232,3 +233,40 @@ def explain(error: Exception) -> str:
     """The first line of a read error's message, at most 200 characters: what a message quotes."""
     text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     return shown(text, 200, quote=False)
+
+
+@dataclass(frozen=True)
+class Site:
+    """What a site's reader tells the rest of the package.
+
+    Attributes
+    ----------
+    name : str
+        The source format (:attr:`Source.format <pipeline.formats.sources.Source.format>`),
+        lower case: ``"pokerstars"``.
+    venue : str
+        The site's name, as its hands' ``site`` and the summary's ``by_venue`` give it.
+    suffixes : tuple of str
+        The file names it reads (before any compression suffix): ``(".txt",)``.
+    detect : callable
+        ``detect(path) -> bool``: the file is this site's log (its first bytes only are read).
+    read_batches, read_pending : callable
+        ``(source, *, batch_rows) -> iterator``: the batches of a source, parsed where they are
+        read or left for the thread that loads them (:class:`~pipeline.formats.sources.PendingBatch`).
+    """
+
+    name: str
+    venue: str
+    suffixes: tuple[str, ...]
+    detect: Callable[[Path], bool]
+    read_batches: Callable[..., Iterator[Batch]]
+    read_pending: Callable[..., Iterator[PendingBatch]]
+
+    @property
+    def described(self) -> str:
+        """How an error names the site's logs.
+
+        >>> Site("x", "PokerStars", (".txt",), bool, iter, iter).described
+        'a PokerStars hand history'
+        """
+        return f"a {self.venue} hand history"

@@ -58,7 +58,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.errors import InputError, UsageError
-from pipeline.formats import histories
+from pipeline.formats import readers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, Source
 from pipeline.games import holdem
 from pipeline.games.base import Scored
@@ -534,7 +534,7 @@ class EquityRun(BaseRun):
         super().__init__(inputs, outdir, output_format=output_format, batch_rows=batch_rows, threads=1,
                          on_progress=on_progress, on_reject=on_reject, on_notice=on_notice)
         for source in self.sources:
-            if source.format in histories.FORMATS:
+            if source.format in readers.HISTORY_FORMATS:
                 # A PHH hand is scored at its showdown, with a full board: nothing left to run out.
                 raise InputError(f"{source.path}: equity reads deal tables and contest files, "
                                  f"not hand histories")

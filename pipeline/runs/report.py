@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.errors import InputError, UsageError
-from pipeline.formats import histories, writers
+from pipeline.formats import readers, writers
 from pipeline.games import registry
 from pipeline.games.tally import CATEGORY_SCHEMA
 from pipeline.text import shown
@@ -459,7 +459,7 @@ def not_random_deals(summary: Mapping[str, Any], path: str | os.PathLike[str] = 
     hands, so a real archive holds far fewer high cards than random deals,
     and a test of any size would only reject the shares, saying nothing of
     the scoring.  The rows' origin is in ``inputs``: the source format of
-    each input (:data:`pipeline.formats.histories.FORMATS` are hand
+    each input (:data:`pipeline.formats.readers.HISTORY_FORMATS` are hand
     histories), and how many of its rows were scored.
 
     Parameters
@@ -491,10 +491,10 @@ def not_random_deals(summary: Mapping[str, Any], path: str | os.PathLike[str] = 
                          f"not written by `pokerpipe run`")
     # An input none of whose rows was scored adds nothing to the counts.
     scoring = [entry["format"] for entry in inputs if entry.get("scored") != 0]
-    found = [name for name in histories.FORMATS if name in scoring]
+    found = [name for name in readers.HISTORY_FORMATS if name in scoring]
     if not found:
         return None
-    share = "the" if all(name in histories.FORMATS for name in scoring) else "some"
+    share = "the" if all(name in readers.HISTORY_FORMATS for name in scoring) else "some"
     return (f"{share} deals come from hand histories ({', '.join(found)}): "
             f"a hand shown down is no random deal (players fold weak hands)")
 

@@ -49,7 +49,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.errors import InputError, UsageError
-from pipeline.formats import histories, readers
+from pipeline.formats import histories, readers, sites
 from pipeline.formats.publish import OutputSet
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, PendingBatch, Source
 from pipeline.formats.writers import FORMATS, TableWriter, write_json, write_table
@@ -374,7 +374,7 @@ def source_record(source: Source, first_row: int, totals: Totals) -> dict[str, A
               "first_row": first_row, "rows": totals.read, "scored": totals.scored,
               "rejected": totals.rejected, "blank_lines": totals.blank_lines,
               **{name: totals.counts[name] for name in histories.SET_APART if name in totals.counts}}
-    venue = histories.VENUES.get(source.format)
+    venue = sites.VENUES.get(source.format)
     if venue is not None:
         record |= {"venue": venue, "checked": totals.mismatches.checked,
                    "mismatched": totals.mismatches.mismatched,
@@ -608,7 +608,7 @@ class Run(BaseRun):
             registry.get(game)  # an unknown game is a usage error before any input is read
         super().__init__(inputs, outdir, output_format=output_format, batch_rows=batch_rows, threads=threads,
                          on_progress=on_progress, on_reject=on_reject, on_notice=on_notice)
-        self.histories = any(source.format in histories.FORMATS for source in self.sources)
+        self.histories = any(source.format in readers.HISTORY_FORMATS for source in self.sources)
         self.writes_hand_tables = self.histories
         scoring = scoring_for({str(source.path): source.columns for source in self.sources},
                               game=game, best_five=best_five,

@@ -1,7 +1,7 @@
 """PokerStars lines cut into their fields: where each field of the site's lines is.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports
-:mod:`~pipeline.formats.pokerstars.lines`, :mod:`~pipeline.formats.pokerstars.values` and the
+:mod:`~pipeline.formats.sites.pokerstars.lines`, :mod:`~pipeline.formats.sites.pokerstars.values` and the
 foundation modules, numpy and pyarrow.
 
 This module owns where the fields of the site's lines are: seat lines (:class:`SeatLines`,
@@ -11,8 +11,8 @@ This module owns where the fields of the site's lines are: seat lines (:class:`S
 (:func:`dealt_lines`), totals (:func:`totals`), the board (:func:`board_texts`), headers
 (:func:`header_fields`, :func:`variant`) and table lines (:func:`table_lines`,
 :func:`number_at`).  Each is read in the bytes where its form is fixed and by a pattern, given by
-the caller (:mod:`~pipeline.formats.pokerstars.record`, which owns the patterns), where it is not;
-what a field's text is worth is :mod:`~pipeline.formats.pokerstars.values`'.
+the caller (:mod:`~pipeline.formats.sites.pokerstars.record`, which owns the patterns), where it is not;
+what a field's text is worth is :mod:`~pipeline.formats.sites.pokerstars.values`'.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.arrays import as_mask, first_per
-from pipeline.formats.pokerstars.lines import (
+from pipeline.formats.sites.pokerstars.lines import (
     COLON,
     SPACE,
     ZERO,
@@ -40,7 +40,7 @@ from pipeline.formats.pokerstars.lines import (
     take,
     token_ends,
 )
-from pipeline.formats.pokerstars.values import amounts, amounts_at
+from pipeline.formats.sites.pokerstars.values import amounts, amounts_at
 
 
 @dataclass

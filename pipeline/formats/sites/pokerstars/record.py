@@ -1,8 +1,8 @@
 """The rules of PokerStars hands and their Record: what the site's lines mean, read from a chunk's text.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports
-:mod:`~pipeline.formats.pokerstars.lines`, :mod:`~pipeline.formats.pokerstars.fields`,
-:mod:`~pipeline.formats.pokerstars.values` (the reading of the text, without its rules), the
+:mod:`~pipeline.formats.sites.pokerstars.lines`, :mod:`~pipeline.formats.sites.pokerstars.fields`,
+:mod:`~pipeline.formats.sites.pokerstars.values` (the reading of the text, without its rules), the
 hold'em game's seats, the hands' model and :class:`~pipeline.hands.record.Record`, and the
 foundation modules.
 
@@ -51,8 +51,8 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.arrays import as_mask
-from pipeline.formats.pokerstars import fields, values
-from pipeline.formats.pokerstars.lines import (
+from pipeline.formats.sites.pokerstars import fields, values
+from pipeline.formats.sites.pokerstars.lines import (
     Lines,
     Rejects,
     bracketed,
@@ -115,7 +115,7 @@ _BETTING = (("No Limit", "no-limit"), ("Pot Limit", "pot-limit"), ("Limit", "fix
 _CASHED_OUT = (rf"{_TAGS} showed \[[^\]]*\] and won \((?P<amount>{_AMOUNT})\)"
                r".*\(pot not awarded as player cashed out\)")
 
-# Patterns above, for many lines at once (see :func:`~pipeline.formats.pokerstars.lines.matching`):
+# Patterns above, for many lines at once (see :func:`~pipeline.formats.sites.pokerstars.lines.matching`):
 # the same, but that no class of characters takes a line end, and that what a pattern leaves open
 # at a line's end is the rest of it.
 _PLAIN_SEATS = lines_of(rf"Seat [0-9]+: [^(\n]* \({_AMOUNT} in chips[^()\n]*\).*")
@@ -241,7 +241,7 @@ def _seats(lines: Lines, rejects: Rejects) -> _Seats:
 
 @dataclass
 class _Actions:
-    """The action lines of the hands' bodies (:class:`~pipeline.formats.pokerstars.fields.ActionLines`),
+    """The action lines of the hands' bodies (:class:`~pipeline.formats.sites.pokerstars.fields.ActionLines`),
     in line order (shape (actions,) each), and what their words say."""
 
     found: fields.ActionLines
@@ -268,7 +268,7 @@ def _actions(lines: Lines, seats: _Seats) -> _Actions:
 
 @dataclass
 class _Collections:
-    """The collections (:func:`~pipeline.formats.pokerstars.fields.collection_lines`), in line order."""
+    """The collections (:func:`~pipeline.formats.sites.pokerstars.fields.collection_lines`), in line order."""
 
     rows: NDArray[np.int64]
     names: pa.Array

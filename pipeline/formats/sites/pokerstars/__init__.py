@@ -43,14 +43,14 @@ The modules
 -----------
 Bottom to top, each importing only those before it:
 
-* :mod:`~pipeline.formats.pokerstars.lines`: a chunk's bytes, its lines, hands and sections, the
+* :mod:`~pipeline.formats.sites.pokerstars.lines`: a chunk's bytes, its lines, hands and sections, the
   first fault of each hand, patterns said of many lines at once, the streets, small array helpers;
-* :mod:`~pipeline.formats.pokerstars.values`: values as the site writes them: amounts, stakes,
+* :mod:`~pipeline.formats.sites.pokerstars.values`: values as the site writes them: amounts, stakes,
   times with their zones, tournament levels and buy-ins, cards;
-* :mod:`~pipeline.formats.pokerstars.fields`: where each field of the site's lines is (seat lines,
+* :mod:`~pipeline.formats.sites.pokerstars.fields`: where each field of the site's lines is (seat lines,
   action lines, collections, cash-outs, uncalled bets, ``Dealt to``, totals, headers, tables);
-* :mod:`~pipeline.formats.pokerstars.record`: the format's patterns, the rules a hand is rejected
-  by, and the Record filled in from the text (:func:`~pipeline.formats.pokerstars.record.parse`).
+* :mod:`~pipeline.formats.sites.pokerstars.record`: the format's patterns, the rules a hand is rejected
+  by, and the Record filled in from the text (:func:`~pipeline.formats.sites.pokerstars.record.parse`).
 
 This module puts them together into the reader (:func:`read_batches`,
 :func:`read_pending`, :func:`read_records`).  :data:`CHUNK_BYTES` is read here, where it is
@@ -72,9 +72,9 @@ from numpy.typing import NDArray
 from pipeline.errors import InputError
 from pipeline.formats import scan
 from pipeline.formats.histories import batch_of
-from pipeline.formats.pokerstars.lines import Lines, last_start, lines_of, tidy
-from pipeline.formats.pokerstars.record import VENUE, parse
-from pipeline.formats.sources import Batch, PendingBatch, Source, format_suffix
+from pipeline.formats.sites.pokerstars.lines import Lines, last_start, lines_of, tidy
+from pipeline.formats.sites.pokerstars.record import VENUE, parse
+from pipeline.formats.sources import Batch, PendingBatch, Site, Source, format_suffix
 from pipeline.hands.audit import settle
 from pipeline.hands.model import hand_key
 from pipeline.hands.record import Record
@@ -94,7 +94,7 @@ CHUNK_BYTES = 1 << 23
 HAND_START = r"^PokerStars [^#]*#[0-9]+: .* - [0-9]{4}/[0-9]{1,2}/[0-9]{1,2} "
 
 _START_BYTES = re.compile(HAND_START.encode())
-# The same, for many lines at once (see :func:`~pipeline.formats.pokerstars.lines.matching`): no class of
+# The same, for many lines at once (see :func:`.lines.matching`): no class of
 # characters takes a line end, and what the pattern leaves open at a line's end is the rest of it.
 _HAND_STARTS = lines_of(r"PokerStars [^#\n]*#[0-9]+: .* - [0-9]{4}/[0-9]{1,2}/[0-9]{1,2} .*")
 #: A hand's first line: its first bytes, its pattern, and that of many such lines at once.
@@ -159,7 +159,7 @@ def read_records(source: Source, *, batch_rows: int) -> Iterator[Record]:
 
 
 class _Chunk:
-    """Whole hands of a source, their lines found (:class:`~pipeline.formats.pokerstars.lines.Lines`),
+    """Whole hands of a source, their lines found (:class:`~pipeline.formats.sites.pokerstars.lines.Lines`),
     parsed once, by the first batch of them loaded (on whichever thread loads it)."""
 
     def __init__(self, lines: Lines, bad_lines: NDArray[np.int64], first_line: int,
@@ -202,7 +202,7 @@ def _chunks(source: Source) -> Iterator[_Chunk]:
 def _pieces(source: Source) -> Iterator[tuple[NDArray[np.uint8], int, NDArray[np.intp]]]:
     """Whole hands of a source, a chunk at a time (:func:`pipeline.formats.scan.chunks`, cut at the
     last line matching :data:`HAND_START`), with line ends ``\\n`` and no byte-order mark
-    (:func:`pipeline.formats.pokerstars.lines.tidy`).
+    (:func:`pipeline.formats.sites.pokerstars.lines.tidy`).
 
     Yields (text, number of its first line, where its ``\\n`` are).
     """
@@ -216,3 +216,7 @@ def _pieces(source: Source) -> Iterator[tuple[NDArray[np.uint8], int, NDArray[np
     except (pa.ArrowException, OSError) as error:
         raise InputError(f"{source.path}: cannot read past line {line} ({error})") from None
 
+
+#: This site, as :mod:`pipeline.formats.sites` finds it.
+SITE = Site(name="pokerstars", venue=VENUE, suffixes=SUFFIXES, detect=is_pokerstars,
+            read_batches=read_batches, read_pending=read_pending)

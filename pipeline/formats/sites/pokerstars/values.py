@@ -1,7 +1,7 @@
 """PokerStars values as the site writes them: amounts, stakes, times, levels, buy-ins, cards.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports
-:mod:`~pipeline.formats.pokerstars.lines`, the hands' zones (:mod:`pipeline.hands.times`) and card
+:mod:`~pipeline.formats.sites.pokerstars.lines`, the hands' zones (:mod:`pipeline.hands.times`) and card
 codes (:mod:`pipeline.hands.record`), the card notation and the foundation modules, numpy and
 pyarrow.
 
@@ -11,7 +11,7 @@ strings, :func:`amounts_at` in the bytes), the blinds and currency of the stakes
 (:func:`level_number`) and buy-ins (:func:`buy_in`), texts that recur read once
 (:func:`distinct`), chips as a column (:func:`floats`), hole cards and boards as card codes
 (:func:`put_cards`, :func:`board_codes`).  Where each field is in its line is
-:mod:`~pipeline.formats.pokerstars.fields`'.
+:mod:`~pipeline.formats.sites.pokerstars.fields`'.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.arrays import as_mask
-from pipeline.formats.pokerstars.lines import ZERO, Bytes, digits, take
+from pipeline.formats.sites.pokerstars.lines import ZERO, Bytes, digits, take
 from pipeline.hands import times
 from pipeline.hands.record import NO_CARD, UNKNOWN_CARD
 from pipeline.poker.notation import card_matrix

@@ -6,8 +6,8 @@ of the package.
 
 This module owns the reading of PokerStars text without the rules of the
 format (what is rejected, what an action is, who is dealt in, the outcomes:
-:mod:`~pipeline.formats.pokerstars.record`), and without what any one line of
-the site says (:mod:`~pipeline.formats.pokerstars.fields`): a block of a log
+:mod:`~pipeline.formats.sites.pokerstars.record`), and without what any one line of
+the site says (:mod:`~pipeline.formats.sites.pokerstars.fields`): a block of a log
 tidied (:func:`tidy`) and cut where its last hand starts (:func:`last_start`);
 the chunk's text as bytes and as 64-bit little-endian words at every offset
 (:class:`Bytes`, to test many lines for a fixed text at once in numpy); the

@@ -1,0 +1,67 @@
+"""Poker sites' hand-history logs: one module (or package) per site, found here, named nowhere else.
+
+Layer: formats and I/O (:mod:`pipeline.formats`); imports
+:mod:`~pipeline.formats.sources` and its own modules, never the runs or the
+command line.
+
+A site's logs are read by a module of this package that makes a
+:class:`~pipeline.formats.sources.Site` named ``SITE``: how the site's files are named and told from
+other text (the first bytes only), and its readers, which read the text into
+the shared model (:class:`~pipeline.hands.record.Record`) and hand it to
+:func:`pipeline.formats.histories.batch_of`, as every hand-history format
+does.  This package finds the sites by walking itself (:data:`SITES`), so
+that a further site is one new module that touches nothing else: the input
+finder, the readers' facade (:mod:`~pipeline.formats.readers`) and the
+summary ask this package.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterator
+from pathlib import Path
+
+from pipeline.formats.sources import Batch, PendingBatch, Site, Source, format_suffix
+
+
+def _found() -> tuple[Site, ...]:
+    """The ``SITE`` of every module of this package, by name."""
+    sites = [importlib.import_module(f"{__name__}.{module.name}").SITE
+             for module in pkgutil.iter_modules(__path__)]
+    return tuple(sorted(sites, key=lambda site: site.name))
+
+
+#: Every site whose logs are read, by name.
+SITES: tuple[Site, ...] = _found()
+#: The site of each source format, by its name.
+BY_NAME = {site.name: site for site in SITES}
+#: The venue each site format's hands name.
+VENUES = {site.name: site.venue for site in SITES}
+#: Every file suffix a site's log may have.
+SUFFIXES = tuple(sorted({suffix for site in SITES for suffix in site.suffixes}))
+
+
+def detect(path: Path) -> Site | None:
+    """The site whose log ``path`` is, None for none (the first bytes of the file only are read)."""
+    suffix = format_suffix(path)[0]
+    return next((site for site in SITES if suffix in site.suffixes and site.detect(path)), None)
+
+
+def described(suffix: str) -> str:
+    """How an error names the site logs a file of ``suffix`` could be, "" for none.
+
+    >>> described(".txt"), described(".csv")
+    (' or a PokerStars hand history', '')
+    """
+    return "".join(f" or {site.described}" for site in SITES if suffix in site.suffixes)
+
+
+def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
+    """The batches of a site's log (its site's ``read_batches``)."""
+    return BY_NAME[source.format].read_batches(source, batch_rows=batch_rows)
+
+
+def read_pending(source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
+    """The batches of a site's log, left unparsed (its site's ``read_pending``)."""
+    return BY_NAME[source.format].read_pending(source, batch_rows=batch_rows)
