@@ -316,3 +316,38 @@ def test_random_legal_hands_contribute_and_receive_as_pokerkit_says(tmp_path: Pa
     assert summary["rows_read"] == RANDOM_HANDS and summary["rows_rejected"] == 0
     assert summary["expected"]["mismatched"] == 0
     assert summary["expected"]["checked"] >= RANDOM_HANDS // 10, summary["expected"]
+
+
+def test_the_seats_table_of_every_bundled_holdem_hand_is_what_pokerkit_says(tmp_path: Path) -> None:
+    """The table as written (``seats.parquet`` of ``pokerpipe run``), not the replay's arrays: each
+    player's chips put in and received as pokerkit's state machine has them, and the stack it
+    ends with as the record's ``finishing_stacks`` says."""
+    import pandas as pd
+
+    Run([str(PHH)], tmp_path / "out", output_format="parquet").execute()
+    hands = pd.read_parquet(tmp_path / "out" / "hands.parquet")
+    seats = pd.read_parquet(tmp_path / "out" / "seats.parquet").sort_values(["hand_key", "seat"])
+    number = dict(zip(hands["hand_key"], hands["hand_key"] & ((1 << 32) - 1)))
+    by_hand = {(source, number[key]): group for (key, source), group in
+               seats.merge(hands[["hand_key", "source"]], on="hand_key").groupby(["hand_key", "source"])}
+    compared = finishing_compared = 0
+    for path in bundled_files():
+        text = path.read_text()
+        document = tomllib.loads(text)
+        tables = list(document.values()) if path.suffix == ".phhs" else [document]
+        histories = (list(HandHistory.loads_all(text)) if path.suffix == ".phhs"
+                     else [HandHistory.loads(text)])
+        for ordinal, (table, history) in enumerate(zip(tables, histories, strict=True), start=1):
+            if table["variant"] not in HOLDEM:
+                continue
+            rows = by_hand[(str(path), ordinal)]
+            theirs = pokerkit_chips(history)
+            assert rows["player"].tolist() == table.get("players", rows["player"].tolist())
+            assert rows["contributed"].tolist() == theirs.contributed, (path, ordinal)
+            compared += 1
+            if "finishing_stacks" in table:
+                assert rows["received"].tolist() == theirs.received, (path, ordinal)
+                finished = (rows["starting_stack"] + rows["net"]).tolist()
+                assert finished == table["finishing_stacks"], (path, ordinal)
+                finishing_compared += 1
+    assert compared == BUNDLED_HOLDEM and finishing_compared == BUNDLED_HOLDEM - NO_RECORDED_RESULT
