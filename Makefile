@@ -70,7 +70,7 @@ test-all: $(TEST_STAMP)
 test-install: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -m install tests/test_install.py
 
-## Benchmark scoring against eval7, treys, phevaluator; one core, all cores, dask; PHH; PokerStars; equity; bad bytes
+## Benchmark scoring against eval7, treys, phevaluator; one core, all cores, dask; PHH; PokerStars; many files; equity; bad bytes
 bench: $(BENCH_STAMP)
 	$(BIN)/python -m compileall -q pipeline
 	$(BIN)/python bench/bench_keys.py
@@ -78,6 +78,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench_cores.py
 	$(BIN)/python bench/bench_phh.py
 	$(BIN)/python bench/bench_pokerstars.py
+	$(BIN)/python bench/bench_files.py
 	$(BIN)/python bench/bench_equity.py
 	$(BIN)/python bench/bench_bad_bytes.py
 
