@@ -25,6 +25,7 @@ at once:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
@@ -121,13 +122,15 @@ class Chips:
     mucked: NDArray[np.bool_]
     pot: NDArray[np.float64]
 
-    @property
+    # Both are read by every step after the replay (how hands end, the audit, the showdown rows,
+    # the tables): worked out once, from arrays that no step changes.
+    @cached_property
     def showdown(self) -> NDArray[np.bool_]:
         """(hands,) bool: two or more players were live at the end."""
         found: NDArray[np.bool_] = self.live.sum(axis=1) >= 2
         return found
 
-    @property
+    @cached_property
     def contesting(self) -> NDArray[np.bool_]:
         """(hands, SLOTS) bool: live at a showdown and not mucked: the players the pot goes to."""
         found: NDArray[np.bool_] = self.live & ~self.mucked & self.showdown[:, None]

@@ -172,7 +172,8 @@ def _blind_slots(record: Record) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
 
 
 def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int64],
-           source: pa.Array, inconsistent: NDArray[np.bool_] | None = None) -> dict[str, pa.Table]:
+           source: pa.Array, inconsistent: NDArray[np.bool_] | None = None,
+           got: NDArray[np.float64] | None = None) -> dict[str, pa.Table]:
     """The ``hands``, ``seats`` and ``actions`` tables of a group of hands.
 
     Parameters
@@ -190,6 +191,9 @@ def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int
     inconsistent : ndarray of shape (hands,), dtype bool, optional
         The hands whose record is no result (the audit's): a rake left over
         from what it pays is no rake.
+    got : ndarray of shape (hands, SLOTS), dtype float64, optional
+        What each player received (:func:`received`), where the caller has it
+        already (the audit's): not worked out again.
 
     Returns
     -------
@@ -198,7 +202,7 @@ def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int
     """
     hands = record.hands
     kept = ending.kept
-    got = received(record, chips)
+    got = received(record, chips) if got is None else got
     written = record.hand
     given = {name: _text_column(written.get(name), hands, model.HANDS.field(name).type)
              for name in ("hand_id", "table_key", "source", "site", "table", "time", "time_zone", "variant",

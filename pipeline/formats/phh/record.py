@@ -196,10 +196,10 @@ def _actions(actions: Actions, fields: Fields, hands: Hands
     kinds = np.concatenate([post_code, code]).astype(np.int8)
     to = np.concatenate([post_to, np.where(played == CBR, actions.amount[mine], np.nan)])
     streets_of = np.concatenate([np.zeros(len(post_hand), np.int8), street]).astype(np.int8)
-    texts = pa.concat_arrays([pa.nulls(len(post_hand), pa.string()),
-                              actions.texts.take(pa.array(mine, pa.int64())).cast(pa.string())])
-    return (hand[order], slot[order], kinds[order], to[order], streets_of[order],
-            texts.take(pa.array(order, pa.int64())))
+    # The text of each row as written (none for a post), taken from the actions' texts at once.
+    written = np.concatenate([np.full(len(post_hand), -1, dtype=np.int64), mine])[order]
+    texts = actions.texts.take(pa.array(written, pa.int64(), mask=written < 0)).cast(pa.string())
+    return hand[order], slot[order], kinds[order], to[order], streets_of[order], texts
 
 
 def _hand_columns(hands: Hands, fields: Fields) -> dict[str, pa.Array]:
