@@ -148,6 +148,23 @@ def segment_starts(segment: NDArray[np.integer]) -> NDArray[np.intp]:
     return starts
 
 
+#: The sums of :func:`segment_cumsum` are exact, in any order, when every value is a whole number
+#: of 2**-16 (chips of 1, 0.5, 0.25, ...) and the total of their sizes is below 2**53 of those units.
+_EXACT_UNIT = 2.0 ** 16
+_EXACT_TOTAL = 2.0 ** (53 - 16)
+
+
+def _sums_exact(values: NDArray[np.float64]) -> bool:
+    """Whether every sum of ``values`` is exact in float64, whatever the order (see :data:`_EXACT_UNIT`).
+
+    A negative zero is refused too: a loop that starts from it keeps its sign, a difference of
+    running sums does not.
+    """
+    units = values * _EXACT_UNIT
+    return bool(np.abs(values).sum() < _EXACT_TOTAL and (units == np.floor(units)).all()
+                and not (np.signbit(values) & (values == 0)).any())
+
+
 def segment_cumsum(values: NDArray[np.float64], segment: NDArray[np.integer], *,
                    inclusive: bool = True) -> NDArray[np.float64]:
     """The running sum of each value's segment (``segment`` non-decreasing), itself included or not.
@@ -156,12 +173,23 @@ def segment_cumsum(values: NDArray[np.float64], segment: NDArray[np.integer], *,
     [1.0, 3.0, 3.0, 7.0]
     >>> segment_cumsum(np.array([1., 2., 3., 4.]), np.array([0, 0, 1, 1]), inclusive=False).tolist()
     [0.0, 1.0, 0.0, 3.0]
+    >>> segment_cumsum(np.array([.1, .2, .3, .4]), np.array([0, 0, 1, 1])).tolist()
+    [0.1, 0.30000000000000004, 0.3, 0.7]
     """
     if not len(values):
         return values.astype(np.float64)
+    values = np.asarray(values, dtype=np.float64)
+    starts = segment_starts(segment)
+    if _sums_exact(values):
+        # Exact sums (whole chips, halves, ...): one running sum over the whole array, less its
+        # value before each segment, is bit for bit the sum a loop over the segment makes.
+        whole = np.cumsum(values)
+        through: NDArray[np.float64] = whole - (whole[starts] - values[starts])
+        if inclusive:
+            return through
+        return through - values
     # Summed within each segment, as a loop over it would: a running sum over the whole array
     # less its value before the segment would carry the rounding of every segment before.
-    starts = segment_starts(segment)
     row = np.cumsum(starts == np.arange(len(values))) - 1
     column = np.arange(len(values)) - starts
     table = np.zeros((int(row[-1]) + 1, int(column.max()) + 1))
