@@ -227,7 +227,9 @@ def batch_of(settled: Settled, *, keys: NDArray[np.int64], files: str | Sequence
     """
     record, chips, ending, checked_record = settled.record, settled.chips, settled.ending, settled.audit
     carried = carried or {}
-    source = pa.array([files] * record.hands if isinstance(files, str) else list(files), pa.string())
+    # One file for every hand (a .phhs, a log) is repeated by Arrow, not converted hand by hand.
+    source = (pa.repeat(pa.scalar(files, pa.string()), record.hands) if isinstance(files, str)
+              else pa.array(list(files), pa.string()))
     rows, columns = deal_rows(record, chips, ending, checked_record, keys)
     # The hand as the winners and the reject lines name it: the format's name for it, else its id.
     hand_id = pc.cast(carried.get("hand", record.hand.get("hand_id", pa.nulls(record.hands, pa.string()))),

@@ -204,7 +204,7 @@ def _actions(actions: Actions, fields: Fields, hands: Hands
 
 def _hand_columns(hands: Hands, fields: Fields) -> dict[str, pa.Array]:
     """The hands-table columns a PHH hand writes: its ids, table, time, stakes and game."""
-    variant = pa.array(fields.variant.tolist(), pa.string())
+    variant = pa.array(fields.variant, pa.string())
     holdem_variant = pc.is_in(variant, value_set=pa.array(list(BETTING)))
     betting = pc.replace_substring_regex(variant, "^NT$", str(Betting.NO_LIMIT))
     betting = pc.replace_substring_regex(betting, "^FT$", str(Betting.FIXED_LIMIT))

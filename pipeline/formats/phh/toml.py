@@ -321,7 +321,7 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
               else pa.nulls(len(fast), pa.string()) for name in TEXT_FIELDS}
     variant = pc.utf8_slice_codeunits(field("variant"), 1, -1).to_pylist()
     if multi:
-        key = [header_keys[i] for i in fast]
+        key = header_keys if len(fast) == hands else [header_keys[i] for i in fast.tolist()]
     else:
         key = _unquoted(field("hand")).to_pylist()
     fast_hands = Hands(
