@@ -204,7 +204,7 @@ def _actions(actions: Actions, fields: Fields, hands: Hands
 
 def _hand_columns(hands: Hands, fields: Fields) -> dict[str, pa.Array]:
     """The hands-table columns a PHH hand writes: its ids, table, time, stakes and game."""
-    variant = pa.array(fields.variant, pa.string())
+    variant = pc.fill_null(hands.variant, "")  # as the checks read it (Fields.variant)
     holdem_variant = pc.is_in(variant, value_set=pa.array(list(BETTING)))
     betting = pc.replace_substring_regex(variant, "^NT$", str(Betting.NO_LIMIT))
     betting = pc.replace_substring_regex(betting, "^FT$", str(Betting.FIXED_LIMIT))
@@ -216,8 +216,8 @@ def _hand_columns(hands: Hands, fields: Fields) -> dict[str, pa.Array]:
                         pa.scalar(None, pa.string()))
     return {
         "hand_id": text["hand"],
-        "table_key": pa.array(hands.table_key, pa.string()),
-        "site": pa.array(hands.venue, pa.string()),
+        "table_key": hands.table_key,
+        "site": hands.venue,
         "table": text["table"],
         "time": utc(_local_times(text), zone),
         "time_zone": zone,
