@@ -1,7 +1,7 @@
 """The showdowns of recorded hands as the hold'em game scores them: one deal row per scored hand.
 
-Layer: hands (:mod:`pipeline.hands`); imports the other hands modules and the
-hold'em game's columns (:mod:`pipeline.games.holdem`).
+Layer: hands (:mod:`pipeline.hands`); imports the other hands modules, the
+hold'em game's columns (:mod:`pipeline.games.holdem`) and :mod:`pipeline.arrays`.
 
 This module owns how a scored showdown becomes a deal row (:func:`deal_rows`),
 for every format alike: the board, and in the column of each contesting
@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
+from pipeline.arrays import masked
 from pipeline.games import holdem
 from pipeline.hands.audit import Audit
 from pipeline.hands.record import NO_CARD, SLOTS, Record
@@ -83,7 +84,7 @@ def deal_rows(record: Record, chips: Chips, ending: Ending, checked_record: Audi
     expected = np.where(checked, np.where(masks > 0, holdem.winners_text(masks), NO_RECORDED_WINNER), "")
     columns[holdem.EXPECTED_COLUMN] = pa.array(expected.tolist(), pa.string())
     columns["hand_key"] = pa.array(keys[rows], pa.int64())
-    names = record.player.take(pa.array(place, pa.int64(), mask=~here)).cast(pa.string())
+    names = record.player.take(masked(place, pa.int64(), ~here)).cast(pa.string())
     for index, column in enumerate(PLAYERS):
         columns[column] = names.slice(index * scored, scored)
     return rows, columns

@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline.arrays import across, segment_starts
+from pipeline.arrays import across, masked, segment_starts
 from pipeline.hands import model
 from pipeline.hands.model import Action, Outcome
 from pipeline.hands.positions import positions
@@ -159,7 +159,7 @@ def chips_column(values: NDArray[np.float64], *, mask: NDArray[np.bool_] | None 
     >>> chips_column(np.array([24.54 - 21.09 + 3, 0.1 + 0.2])).to_pylist()
     [6.45, 0.3]
     """
-    return pa.array(np.round(values, CHIP_DECIMALS), pa.float64(), mask=mask)
+    return masked(np.round(values, CHIP_DECIMALS), pa.float64(), mask)
 
 
 def _text_column(values: pa.Array | None, count: int, kind: pa.DataType) -> pa.Array:
@@ -247,7 +247,7 @@ def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int
         **{n: given[n] for n in ("variant", "currency", "small_blind", "big_blind", "ante", "tournament_id",
                                  "buy_in", "level", "max_seats")},
         "players": pa.array(record.dealt.sum(axis=1).astype(np.int8), pa.int8()),
-        "button_seat": pa.array(button_seat.astype(np.int8), pa.int8(), mask=button_seat <= 0),
+        "button_seat": masked(button_seat.astype(np.int8), pa.int8(), button_seat <= 0),
         "board": cards_text(record.board),
         "pot": chips_column(chips.pot, mask=~kept),
         "rake": chips_column(recorded_rake, mask=~kept | ~rake_known),
@@ -298,7 +298,7 @@ def _seats(record: Record, chips: Chips, ending: Ending, got: NDArray[np.float64
         "all_in_street": street(at(chips.all_in_street)),
         "showed": pa.array(at(chips.showed)), "mucked": pa.array(at(chips.mucked)),
         "at_showdown": pa.array(at(chips.live) & chips.showdown[rows]),
-        "won": pa.array(np.nan_to_num(got_here) > near, mask=np.isnan(got_here) & ~contesting),
+        "won": masked(np.nan_to_num(got_here) > near, pa.bool_(), np.isnan(got_here) & ~contesting),
     }
     return pa.table(columns, schema=model.SEATS)
 

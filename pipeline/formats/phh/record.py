@@ -32,7 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline.arrays import as_mask, segment_starts
+from pipeline.arrays import as_mask, masked, segment_starts
 from pipeline.formats.phh.actions import CBR, CC, DB, FOLD, SM, Actions, split_actions
 from pipeline.formats.phh.checks import (
     Fields,
@@ -198,7 +198,7 @@ def _actions(actions: Actions, fields: Fields, hands: Hands
     streets_of = np.concatenate([np.zeros(len(post_hand), np.int8), street]).astype(np.int8)
     # The text of each row as written (none for a post), taken from the actions' texts at once.
     written = np.concatenate([np.full(len(post_hand), -1, dtype=np.int64), mine])[order]
-    texts = actions.texts.take(pa.array(written, pa.int64(), mask=written < 0)).cast(pa.string())
+    texts = actions.texts.take(masked(written, pa.int64(), written < 0)).cast(pa.string())
     return hand[order], slot[order], kinds[order], to[order], streets_of[order], texts
 
 
