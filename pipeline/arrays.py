@@ -134,6 +134,43 @@ def running_max(values: NDArray[np.float64], segment: NDArray[np.integer]) -> ND
     return running
 
 
+def masked(values: NDArray[Any], kind: pa.DataType, mask: NDArray[np.bool_] | None = None) -> pa.Array:
+    """``pa.array(values, kind, mask=mask)`` for numbers or booleans, built from their buffers.
+
+    pa.array reads a mask item by item (95,000 values: 0.23 ms, holding the interpreter's lock
+    that the other scoring threads wait for); a validity bitmap packed by numpy takes 0.05 ms.
+    Values of another numpy type than ``kind``'s, or of a kind that is not a number nor a
+    boolean, are left to pa.array.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n,)
+        Of ``kind``'s numpy type (int8 for ``pa.int8()``, bool for ``pa.bool_()``, ...).
+    kind : pyarrow.DataType
+    mask : ndarray of shape (n,), dtype bool, optional
+        Where the result is null.
+
+    >>> masked(np.array([1, 2, 3], np.int8), pa.int8(), np.array([False, True, False])).to_pylist()
+    [1, None, 3]
+    >>> masked(np.array([True, False]), pa.bool_(), np.array([True, False])).to_pylist()
+    [None, False]
+    """
+    numeric = pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind)
+    if not numeric or values.ndim != 1 or values.dtype != np.dtype(kind.to_pandas_dtype()):
+        return pa.array(values, kind, mask=mask)
+    count = len(values)
+    validity, nulls = None, 0
+    if mask is not None:
+        valid = ~np.asarray(mask, dtype=bool)
+        nulls = count - int(np.count_nonzero(valid))
+        if nulls:
+            validity = pa.py_buffer(np.packbits(valid, bitorder="little"))
+    # Arrow's booleans are bits, as its validity is.
+    data = np.packbits(values, bitorder="little") if pa.types.is_boolean(kind) else \
+        np.ascontiguousarray(values)
+    return pa.Array.from_buffers(kind, count, [validity, pa.py_buffer(data)], nulls)
+
+
 def segment_starts(segment: NDArray[np.integer]) -> NDArray[np.intp]:
     """For each member of a non-decreasing ``segment``, the index of its segment's first member.
 
@@ -148,6 +185,23 @@ def segment_starts(segment: NDArray[np.integer]) -> NDArray[np.intp]:
     return starts
 
 
+#: The sums of :func:`segment_cumsum` are exact, in any order, when every value is a whole number
+#: of 2**-16 (chips of 1, 0.5, 0.25, ...) and the total of their sizes is below 2**53 of those units.
+_EXACT_UNIT = 2.0 ** 16
+_EXACT_TOTAL = 2.0 ** (53 - 16)
+
+
+def _sums_exact(values: NDArray[np.float64]) -> bool:
+    """Whether every sum of ``values`` is exact in float64, whatever the order (see :data:`_EXACT_UNIT`).
+
+    A negative zero is refused too: a loop that starts from it keeps its sign, a difference of
+    running sums does not.
+    """
+    units = values * _EXACT_UNIT
+    return bool(np.abs(values).sum() < _EXACT_TOTAL and (units == np.floor(units)).all()
+                and not (np.signbit(values) & (values == 0)).any())
+
+
 def segment_cumsum(values: NDArray[np.float64], segment: NDArray[np.integer], *,
                    inclusive: bool = True) -> NDArray[np.float64]:
     """The running sum of each value's segment (``segment`` non-decreasing), itself included or not.
@@ -156,12 +210,23 @@ def segment_cumsum(values: NDArray[np.float64], segment: NDArray[np.integer], *,
     [1.0, 3.0, 3.0, 7.0]
     >>> segment_cumsum(np.array([1., 2., 3., 4.]), np.array([0, 0, 1, 1]), inclusive=False).tolist()
     [0.0, 1.0, 0.0, 3.0]
+    >>> segment_cumsum(np.array([.1, .2, .3, .4]), np.array([0, 0, 1, 1])).tolist()
+    [0.1, 0.30000000000000004, 0.3, 0.7]
     """
     if not len(values):
         return values.astype(np.float64)
+    values = np.asarray(values, dtype=np.float64)
+    starts = segment_starts(segment)
+    if _sums_exact(values):
+        # Exact sums (whole chips, halves, ...): one running sum over the whole array, less its
+        # value before each segment, is bit for bit the sum a loop over the segment makes.
+        whole = np.cumsum(values)
+        through: NDArray[np.float64] = whole - (whole[starts] - values[starts])
+        if inclusive:
+            return through
+        return through - values
     # Summed within each segment, as a loop over it would: a running sum over the whole array
     # less its value before the segment would carry the rounding of every segment before.
-    starts = segment_starts(segment)
     row = np.cumsum(starts == np.arange(len(values))) - 1
     column = np.arange(len(values)) - starts
     table = np.zeros((int(row[-1]) + 1, int(column.max()) + 1))

@@ -124,9 +124,10 @@ def pokerpipe_chips(path: Path) -> dict[int, Ours]:
     hands_by_number = {}
     for hands in phh.read_hands(open_source(path)):
         result = phh.replay(hands)
+        keys = hands.key.to_pylist()
         for row, number in enumerate(hands.ordinal.tolist()):
             hands_by_number[number] = Ours(
-                hands.key[row], result.rejections.problem[row], int(hands.numbers["starting_stacks"][1][row]),
+                keys[row], result.rejections.problem[row], int(hands.numbers["starting_stacks"][1][row]),
                 result.contributed[row], result.received[row], bool(result.recorded[row]))
     return hands_by_number
 

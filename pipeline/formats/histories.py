@@ -202,7 +202,8 @@ def expected_counts(counts: Mapping[str, int], inputs: Iterable[Mapping[str, Any
 
 def complete(table: pa.Table) -> pa.Table:
     """A hand-history table with every column of :data:`COLUMNS`: those a format lacks, empty."""
-    missing = [name for name in COLUMNS if name not in table.column_names]
+    present = set(table.column_names)
+    missing = [name for name in COLUMNS if name not in present]
     for name in missing:
         table = table.append_column(name, pa.nulls(table.num_rows, CARRIED_TYPES.get(name, pa.string())))
     return table
@@ -248,7 +249,9 @@ def batch_of(settled: Settled, *, keys: NDArray[np.int64], files: str | Sequence
             settled = set_apart(settled, again, str(Apart.DUPLICATE))
     record, chips, ending, checked_record = settled.record, settled.chips, settled.ending, settled.audit
     carried = carried or {}
-    source = pa.array([files] * record.hands if isinstance(files, str) else list(files), pa.string())
+    # One file for every hand (a .phhs, a log) is repeated by Arrow, not converted hand by hand.
+    source = (pa.repeat(pa.scalar(files, pa.string()), record.hands) if isinstance(files, str)
+              else pa.array(list(files), pa.string()))
     rows, columns = deal_rows(record, chips, ending, checked_record, keys)
     # The hand as the winners and the reject lines name it: the format's name for it, else its id.
     hand_id = pc.cast(carried.get("hand", record.hand.get("hand_id", pa.nulls(record.hands, pa.string()))),
@@ -264,15 +267,18 @@ def batch_of(settled: Settled, *, keys: NDArray[np.int64], files: str | Sequence
             columns[name] = pc.cast(record.hand[name], pa.string()).take(pa.array(rows, pa.int64()))
     table = complete(pa.table(columns))
     unreadable = []
-    hand_names = hand_id.to_pylist() if name_hands else []
-    for row in np.flatnonzero(~ending.kept):
-        where = f"hand {hand_names[row]}: " if name_hands and hand_names[row] is not None else ""
+    rejected = np.flatnonzero(~ending.kept)
+    # The names of the rejected hands alone: a Python list of every hand's would cost more than the rest.
+    hand_names = hand_id.take(pa.array(rejected, pa.int64())).to_pylist() if name_hands else []
+    for at, row in enumerate(rejected.tolist()):
+        where = f"hand {hand_names[at]}: " if name_hands and hand_names[at] is not None else ""
         unreadable.append((int(record.number[row]), int(record.line[row]), record.excerpt[row] or "",
                            where + str(ending.reason[row])))
     batch = Batch(table, record.number[rows], record.line[rows], unreadable,
                   counts=ending_counts(record, chips, ending, checked_record, venues=venues),
                   hand_tables=tables(record, chips, ending, keys=keys, source=source,
-                                     inconsistent=checked_record.reason != None))  # noqa: E711
+                                     inconsistent=checked_record.reason != None,  # noqa: E711
+                                     got=checked_record.received))
     batch.last_row = int(record.number[-1]) if record.hands else 0
     return batch
 

@@ -1,7 +1,7 @@
 """The hand tables: what a recorded hand is, whatever format wrote it, as three typed Arrow tables.
 
-Layer: hands (:mod:`pipeline.hands`); imports :mod:`~pipeline.hands.positions`
-and pyarrow only.
+Layer: hands (:mod:`pipeline.hands`); imports :mod:`~pipeline.hands.positions`,
+:mod:`pipeline.arrays` and pyarrow only.
 
 This module owns the vocabulary of a recorded hand (:class:`Street`,
 :class:`Action`, :class:`Outcome`, :class:`Betting`) and the schemas of the
@@ -29,6 +29,7 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
+from pipeline.arrays import masked
 from pipeline.hands.positions import POSITIONS
 
 
@@ -178,5 +179,5 @@ def vocabulary_column(name: str, codes: NDArray[np.integer], *,
     ['preflop', 'river']
     """
     mask = None if present is None else ~np.asarray(present)
-    return pa.DictionaryArray.from_arrays(pa.array(np.asarray(codes, dtype=np.int8), pa.int8(), mask=mask),
+    return pa.DictionaryArray.from_arrays(masked(np.asarray(codes, dtype=np.int8), pa.int8(), mask),
                                           pa.array(list(VOCABULARIES[name]), pa.string()), ordered=True)

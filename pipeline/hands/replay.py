@@ -25,6 +25,7 @@ at once:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
@@ -121,13 +122,15 @@ class Chips:
     mucked: NDArray[np.bool_]
     pot: NDArray[np.float64]
 
-    @property
+    # Both are read by every step after the replay (how hands end, the audit, the showdown rows,
+    # the tables): worked out once, from arrays that no step changes.
+    @cached_property
     def showdown(self) -> NDArray[np.bool_]:
         """(hands,) bool: two or more players were live at the end."""
         found: NDArray[np.bool_] = self.live.sum(axis=1) >= 2
         return found
 
-    @property
+    @cached_property
     def contesting(self) -> NDArray[np.bool_]:
         """(hands, SLOTS) bool: live at a showdown and not mucked: the players the pot goes to."""
         found: NDArray[np.bool_] = self.live & ~self.mucked & self.showdown[:, None]
@@ -175,37 +178,40 @@ def replay(record: Record) -> Chips:
         rows = live_rows[street[live_rows] == s]
         if not len(rows):
             continue
-        cap = stack[flat[rows]] - spent[flat[rows]]
+        # The street's actions: their slots, hands and kinds, gathered once for every step below.
+        slot_of, hand_of, kind_of, to_of = flat[rows], hand[rows], kind[rows], record.to[rows]
+        cap = stack[slot_of] - spent[slot_of]
         left[rows] = cap
-        posts, sets = kind[rows] == POST_KIND, kind[rows] == SETTING_KIND
-        wanted = np.where(sets, record.to[rows], 0.0)
+        posts, sets = kind_of == POST_KIND, kind_of == SETTING_KIND
+        wanted = np.where(sets, to_of, 0.0)
         post_rows = np.flatnonzero(posts)
-        by_slot = post_rows[np.argsort(flat[rows[post_rows]], kind="stable")]
-        wanted[by_slot] = segment_cumsum(np.nan_to_num(record.to[rows[by_slot]]), flat[rows[by_slot]])
-        beyond[rows] = sets & (wanted > cap + near[hand[rows]])
+        by_slot = post_rows[np.argsort(slot_of[post_rows], kind="stable")]
+        wanted[by_slot] = segment_cumsum(np.nan_to_num(to_of[by_slot]), slot_of[by_slot])
+        beyond[rows] = sets & (wanted > cap + near[hand_of])
         # The level a check or call matches: the largest total set before it on the street.
         sets_level = posts | sets
         setting = np.flatnonzero(sets_level)
-        through = running_max(np.minimum(wanted[setting], cap[setting]), hand[rows[setting]])
+        through = running_max(np.minimum(wanted[setting], cap[setting]), hand_of[setting])
         last = np.cumsum(sets_level, dtype=np.int64) - sets_level.astype(np.int64) - 1  # the one before each
         at = np.flatnonzero(last >= 0)
-        at = at[hand[rows[setting[last[at]]]] == hand[rows[at]]]
+        at = at[hand_of[setting[last[at]]] == hand_of[at]]
         street_level = np.full(len(rows), -np.inf)
         street_level[at] = through[last[at]]
         level[rows] = street_level
         matches = ~posts & ~sets
         wanted[matches] = np.maximum(street_level[matches], 0.0)
         # A player's total after each action: the largest it set so far on the street.
-        order = np.argsort(flat[rows], kind="stable")
+        order = np.argsort(slot_of, kind="stable")
+        slots_in_order = slot_of[order]
         total = np.empty(len(rows))
-        total[order] = running_max(np.minimum(wanted, cap)[order], flat[rows][order])
+        total[order] = running_max(np.minimum(wanted, cap)[order], slots_in_order)
         previous = np.zeros(len(rows))
-        same = flat[rows][order][1:] == flat[rows][order][:-1]
+        same = slots_in_order[1:] == slots_in_order[:-1]
         previous[order[1:][same]] = total[order[:-1][same]]
         total = np.maximum(total, previous)
         amount[rows] = total - previous
         to[rows] = total
-        np.maximum.at(street_spent := np.zeros(hands * SLOTS), flat[rows], total)
+        np.maximum.at(street_spent := np.zeros(hands * SLOTS), slot_of, total)
         spent += street_spent
 
     # The uncalled part of the largest bet goes back (dead money is never matched nor returned).

@@ -1,7 +1,7 @@
 """The showdowns of recorded hands as the hold'em game scores them: one deal row per scored hand.
 
-Layer: hands (:mod:`pipeline.hands`); imports the other hands modules and the
-hold'em game's columns (:mod:`pipeline.games.holdem`).
+Layer: hands (:mod:`pipeline.hands`); imports the other hands modules, the
+hold'em game's columns (:mod:`pipeline.games.holdem`) and :mod:`pipeline.arrays`.
 
 This module owns how a scored showdown becomes a deal row (:func:`deal_rows`),
 for every format alike: the board, and in the column of each contesting
@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from pipeline.arrays import masked
 from pipeline.games import holdem
 from pipeline.hands.audit import Audit
 from pipeline.hands.record import NO_CARD, SLOTS, Record
 from pipeline.hands.replay import Chips
-from pipeline.hands.tables import Ending, cards_text
+from pipeline.hands.tables import Ending, cards_text, slot_cards
 
 #: The player-name column of each seat of a winners row.
 PLAYERS = tuple(f"{seat}_player" for seat in holdem.SEATS)
@@ -64,26 +64,27 @@ def deal_rows(record: Record, chips: Chips, ending: Ending, checked_record: Audi
     """
     rows = np.flatnonzero(ending.scored)
     seats = record.seat[rows].astype(np.int64)
-    contesting = chips.contesting[rows]
     columns: dict[str, pa.Array] = {holdem.BOARD_COLUMN: cards_text(record.board[rows])}
     # The slot of each table seat: seat numbers past the columns' are never a slot's.
     slot_of = np.full((len(rows), SLOTS + 1), -1, dtype=np.int64)
     hands, slots = np.nonzero((seats > 0) & (seats <= SLOTS))
     slot_of[hands, seats[hands, slots]] = slots
-    for seat, column in enumerate(holdem.SEATS, start=1):
-        slot = slot_of[:, seat]
-        here = slot >= 0
-        held = here & contesting[np.arange(len(rows)), np.maximum(slot, 0)]
-        holes = record.holes[rows, np.maximum(slot, 0)]
-        columns[column] = cards_text(np.where(held[:, None], holes, NO_CARD).astype(np.uint8))
+    # Every seat's column at once, seat after seat, each a slice: the cards and the names of ten
+    # columns in one pass each, not ten passes over a few rows.
+    scored, seat_count = len(rows), len(holdem.SEATS)
+    slot = slot_of[:, 1:seat_count + 1].T.reshape(-1)  # (seats * scored,): seat-major
+    here = slot >= 0
+    place = np.tile(rows * SLOTS, seat_count) + np.maximum(slot, 0)
+    held = here & chips.contesting.reshape(-1)[place]
+    cards = cards_text(np.where(held[:, None], slot_cards(record.holes, place), NO_CARD).astype(np.uint8))
+    for index, column in enumerate(holdem.SEATS):
+        columns[column] = cards.slice(index * scored, scored)
     checked = checked_record.checked(ending)[rows]
     masks = seat_masks(record.seat[rows], checked_record.winners[rows])
     expected = np.where(checked, np.where(masks > 0, holdem.winners_text(masks), NO_RECORDED_WINNER), "")
     columns[holdem.EXPECTED_COLUMN] = pa.array(expected.tolist(), pa.string())
     columns["hand_key"] = pa.array(keys[rows], pa.int64())
-    for seat, column in enumerate(PLAYERS, start=1):
-        slot = slot_of[:, seat]
-        flat = pa.array(rows * SLOTS + np.maximum(slot, 0), pa.int64())
-        name = record.player.take(flat).cast(pa.string())
-        columns[column] = pc.if_else(pa.array(slot >= 0), name, pa.scalar(None, pa.string()))
+    names = record.player.take(masked(place, pa.int64(), ~here)).cast(pa.string())
+    for index, column in enumerate(PLAYERS):
+        columns[column] = names.slice(index * scored, scored)
     return rows, columns

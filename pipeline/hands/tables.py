@@ -14,17 +14,18 @@ what its text says cannot be trusted to be a hand.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline.arrays import across, segment_starts
+from pipeline.arrays import across, masked, segment_starts
 from pipeline.hands import model
 from pipeline.hands.model import Action, Outcome
 from pipeline.hands.positions import positions
-from pipeline.hands.record import CODE, NO_CARD, SLOTS, UNKNOWN_CARD, Record
+from pipeline.hands.record import CODE, SLOTS, UNKNOWN_CARD, Record
 from pipeline.hands.replay import Chips, tolerance
 from pipeline.poker import cards
 
@@ -57,6 +58,25 @@ def cards_text(codes: NDArray[np.uint8]) -> pa.Array:
     text = pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
     trimmed = pc.utf8_rtrim(text, characters=" ")
     return pc.if_else(pc.equal(trimmed, ""), pa.scalar(None, pa.string()), trimmed)
+
+
+def slot_cards(holes: NDArray[np.integer], flat: NDArray[np.integer]) -> NDArray[np.uint8]:
+    """The hole cards of some slots: ``holes`` (hands, SLOTS, 2) at the flat places ``hand * SLOTS + slot``.
+
+    The two codes of a slot are gathered as one 16-bit item: numpy gathers
+    items many times quicker than pairs of bytes.
+
+    Returns
+    -------
+    ndarray of shape (len(flat), 2), dtype uint8
+
+    >>> holes = np.arange(2 * SLOTS * 2, dtype=np.uint8).reshape(2, SLOTS, 2)
+    >>> slot_cards(holes, np.array([SLOTS + 1, 0])).tolist()
+    [[22, 23], [0, 1]]
+    """
+    pairs = np.ascontiguousarray(holes, dtype=np.uint8).view(np.uint16).reshape(-1)
+    found: NDArray[np.uint8] = pairs[flat].view(np.uint8).reshape(-1, 2)
+    return found
 
 
 @dataclass
@@ -149,7 +169,7 @@ def chips_column(values: NDArray[np.float64], *, mask: NDArray[np.bool_] | None 
     >>> chips_column(np.array([24.54 - 21.09 + 3, 0.1 + 0.2])).to_pylist()
     [6.45, 0.3]
     """
-    return pa.array(np.round(values, CHIP_DECIMALS), pa.float64(), mask=mask)
+    return masked(np.round(values, CHIP_DECIMALS), pa.float64(), mask)
 
 
 def _text_column(values: pa.Array | None, count: int, kind: pa.DataType) -> pa.Array:
@@ -182,7 +202,8 @@ def _blind_slots(record: Record) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
 
 
 def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int64],
-           source: pa.Array, inconsistent: NDArray[np.bool_] | None = None) -> dict[str, pa.Table]:
+           source: pa.Array, inconsistent: NDArray[np.bool_] | None = None,
+           got: NDArray[np.float64] | None = None) -> dict[str, pa.Table]:
     """The ``hands``, ``seats`` and ``actions`` tables of a group of hands.
 
     Parameters
@@ -200,6 +221,9 @@ def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int
     inconsistent : ndarray of shape (hands,), dtype bool, optional
         The hands whose record is no result (the audit's): a rake left over
         from what it pays is no rake.
+    got : ndarray of shape (hands, SLOTS), dtype float64, optional
+        What each player received (:func:`received`), where the caller has it
+        already (the audit's): not worked out again.
 
     Returns
     -------
@@ -208,7 +232,7 @@ def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int
     """
     hands = record.hands
     kept = ending.kept
-    got = received(record, chips)
+    got = received(record, chips) if got is None else got
     written = record.hand
     given = {name: _text_column(written.get(name), hands, model.HANDS.field(name).type)
              for name in ("hand_id", "table_key", "source", "site", "table", "time", "time_zone", "variant",
@@ -233,7 +257,7 @@ def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int
         **{n: given[n] for n in ("variant", "currency", "small_blind", "big_blind", "ante", "tournament_id",
                                  "buy_in", "level", "max_seats")},
         "players": pa.array(record.dealt.sum(axis=1).astype(np.int8), pa.int8()),
-        "button_seat": pa.array(button_seat.astype(np.int8), pa.int8(), mask=button_seat <= 0),
+        "button_seat": masked(button_seat.astype(np.int8), pa.int8(), button_seat <= 0),
         "board": cards_text(record.board),
         "pot": chips_column(chips.pot, mask=~kept),
         "rake": chips_column(recorded_rake, mask=~kept | ~rake_known),
@@ -248,23 +272,30 @@ def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int
 def _seats(record: Record, chips: Chips, ending: Ending, got: NDArray[np.float64], keys: NDArray[np.int64],
            hand_id: pa.Array) -> pa.Table:
     """The ``seats`` rows: the players dealt into each hand kept, hand by hand, in slot order."""
-    rows, slots = np.nonzero(record.dealt & ending.kept[:, None])
-    flat = rows * SLOTS + slots
+    # Each row's place in the flat (hands, SLOTS) arrays: one gather per column, several times
+    # quicker than numpy's indexing by rows and slots, and one pass to find them.
+    flat = np.flatnonzero(record.dealt & ending.kept[:, None])
+    rows = flat // SLOTS
+
+    def at(values: NDArray[Any]) -> NDArray[Any]:
+        found: NDArray[Any] = values.reshape(-1)[flat]
+        return found
+
     small, big = _blind_slots(record)
-    codes = positions(record.dealt, record.button, small_blind=small, big_blind=big)[rows, slots]
-    contributed = chips.contributed[rows, slots]
-    got_here = got[rows, slots]
+    codes = at(positions(record.dealt, record.button, small_blind=small, big_blind=big))
+    contributed = at(chips.contributed)
+    got_here = at(got)
     near = tolerance(np.where(record.dealt, record.stack, 0.0))[rows]
-    holes = record.holes[rows, slots]
-    stacks = record.stack[rows, slots]
-    contesting = chips.contesting[rows, slots]
+    holes = slot_cards(record.holes, flat)
+    stacks = at(record.stack)
+    contesting = at(chips.contesting)
 
     def street(values: NDArray[np.int8]) -> pa.Array:
         return model.vocabulary_column("street", np.maximum(values, 0), present=values >= 0)
 
     columns = {
         "hand_key": pa.array(keys[rows], pa.int64()), "hand_id": hand_id.take(pa.array(rows)),
-        "seat": pa.array(record.seat[rows, slots], pa.int8()),
+        "seat": pa.array(at(record.seat), pa.int8()),
         "player": player_names(record.player, flat),
         "position": model.vocabulary_column("position", np.maximum(codes, 0), present=codes >= 0),
         "starting_stack": chips_column(stacks, mask=~np.isfinite(stacks)),
@@ -272,12 +303,12 @@ def _seats(record: Record, chips: Chips, ending: Ending, got: NDArray[np.float64
         "received": chips_column(got_here, mask=np.isnan(got_here)),
         "net": chips_column(np.round(got_here, CHIP_DECIMALS) - np.round(contributed, CHIP_DECIMALS),
                             mask=np.isnan(got_here)),
-        "hole_cards": cards_text(np.where(holes == NO_CARD, NO_CARD, holes).astype(np.uint8)),
-        "folded_street": street(chips.folded_street[rows, slots]),
-        "all_in_street": street(chips.all_in_street[rows, slots]),
-        "showed": pa.array(chips.showed[rows, slots]), "mucked": pa.array(chips.mucked[rows, slots]),
-        "at_showdown": pa.array(chips.live[rows, slots] & chips.showdown[rows]),
-        "won": pa.array(np.nan_to_num(got_here) > near, mask=np.isnan(got_here) & ~contesting),
+        "hole_cards": cards_text(holes),
+        "folded_street": street(at(chips.folded_street)),
+        "all_in_street": street(at(chips.all_in_street)),
+        "showed": pa.array(at(chips.showed)), "mucked": pa.array(at(chips.mucked)),
+        "at_showdown": pa.array(at(chips.live) & chips.showdown[rows]),
+        "won": masked(np.nan_to_num(got_here) > near, pa.bool_(), np.isnan(got_here) & ~contesting),
     }
     return pa.table(columns, schema=model.SEATS)
 
@@ -295,7 +326,7 @@ def _actions(record: Record, chips: Chips, ending: Ending, keys: NDArray[np.int6
         "hand_key": pa.array(keys[hand], pa.int64()), "hand_id": hand_id.take(pa.array(hand)),
         "index": pa.array(index.astype(np.int16), pa.int16()),
         "street": model.vocabulary_column("street", record.street[rows]),
-        "seat": pa.array(record.seat[hand, slot], pa.int8()),
+        "seat": pa.array(record.seat.reshape(-1)[hand * SLOTS + slot], pa.int8()),
         "player": player_names(record.player, hand * SLOTS + slot),
         "action": model.vocabulary_column("action", chips.action[rows]),
         "amount": chips_column(chips.amount[rows]),

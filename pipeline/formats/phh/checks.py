@@ -24,8 +24,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from pipeline.arrays import as_mask
 from pipeline.formats.phh.actions import CBR, CC, DB, DH, FOLD, OTHER, SM, Actions
 from pipeline.formats.phh.toml import VARIANTS, Hands, padded
 from pipeline.games import holdem
@@ -144,10 +146,9 @@ def check_fields(hands: Hands, rejections: Rejections) -> Fields:
         a post (a negative entry of ``blinds_or_straddles``) is given as the
         blind of its size: live money, as pokerkit posts it.
     """
-    variant = np.array(hands.variant, dtype=object)
-    if None in hands.variant:
-        variant[variant == None] = ""  # noqa: E711 (elementwise)
-    wrong = np.flatnonzero(~np.isin(variant, VARIANTS))
+    written = pc.fill_null(hands.variant, "")
+    variant = written.to_numpy(zero_copy_only=False)
+    wrong = np.flatnonzero(~as_mask(pc.is_in(written, value_set=pa.array(list(VARIANTS), pa.string()))))
     rejections.reject(wrong, lambda _, row: f"variant {variant[row]!r} is not Texas hold'em "
                                             f"({' or '.join(VARIANTS)})")
     players = hands.numbers["starting_stacks"][1]

@@ -138,6 +138,9 @@ def to_batch(hands: Hands, replayed: Replay, path: str | Mapping[int, str], *,
     else:
         keys = hand_key(np.array([place[int(ordinal)] for ordinal in record.number], dtype=np.int64), 1)
     # A .phhs hand is named by its table key, a .phh hand by its ``hand`` field (the key of the Hands).
-    named = pa.array([hands.key[row] for row in np.argsort(hands.ordinal, kind="stable")], pa.string())
+    named = hands.key
+    order = np.argsort(hands.ordinal, kind="stable")
+    if (order != np.arange(len(order))).any():  # the hands the parser read slowly come last
+        named = named.take(pa.array(order, pa.int64()))
     return batch_of(replayed.settled, keys=keys, files=files, carried={"hand": named}, name_hands=True,
                     venues=True, duplicates=duplicates)

@@ -32,7 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline.arrays import as_mask, segment_starts
+from pipeline.arrays import as_mask, masked, segment_starts
 from pipeline.formats.phh.actions import CBR, CC, DB, FOLD, SM, Actions, split_actions
 from pipeline.formats.phh.checks import (
     Fields,
@@ -196,15 +196,15 @@ def _actions(actions: Actions, fields: Fields, hands: Hands
     kinds = np.concatenate([post_code, code]).astype(np.int8)
     to = np.concatenate([post_to, np.where(played == CBR, actions.amount[mine], np.nan)])
     streets_of = np.concatenate([np.zeros(len(post_hand), np.int8), street]).astype(np.int8)
-    texts = pa.concat_arrays([pa.nulls(len(post_hand), pa.string()),
-                              actions.texts.take(pa.array(mine, pa.int64())).cast(pa.string())])
-    return (hand[order], slot[order], kinds[order], to[order], streets_of[order],
-            texts.take(pa.array(order, pa.int64())))
+    # The text of each row as written (none for a post), taken from the actions' texts at once.
+    written = np.concatenate([np.full(len(post_hand), -1, dtype=np.int64), mine])[order]
+    texts = actions.texts.take(masked(written, pa.int64(), written < 0)).cast(pa.string())
+    return hand[order], slot[order], kinds[order], to[order], streets_of[order], texts
 
 
 def _hand_columns(hands: Hands, fields: Fields) -> dict[str, pa.Array]:
     """The hands-table columns a PHH hand writes: its ids, table, time, stakes and game."""
-    variant = pa.array(fields.variant.tolist(), pa.string())
+    variant = pc.fill_null(hands.variant, "")  # as the checks read it (Fields.variant)
     holdem_variant = pc.is_in(variant, value_set=pa.array(list(BETTING)))
     betting = pc.replace_substring_regex(variant, "^NT$", str(Betting.NO_LIMIT))
     betting = pc.replace_substring_regex(betting, "^FT$", str(Betting.FIXED_LIMIT))
@@ -216,8 +216,8 @@ def _hand_columns(hands: Hands, fields: Fields) -> dict[str, pa.Array]:
                         pa.scalar(None, pa.string()))
     return {
         "hand_id": text["hand"],
-        "table_key": pa.array(hands.table_key, pa.string()),
-        "site": pa.array(hands.venue, pa.string()),
+        "table_key": hands.table_key,
+        "site": hands.venue,
         "table": text["table"],
         "time": utc(_local_times(text), zone),
         "time_zone": zone,

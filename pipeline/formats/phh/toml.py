@@ -104,13 +104,17 @@ class Hands:
     ----------
     ordinal, line : ndarray of shape (hands,), dtype int64
         The hand's number in its file (from 1) and the line where it starts.
-    key, variant, venue : list of str or None, length hands
+    key, variant, venue : pyarrow.Array of hands strings
         The table name (``.phhs``) or ``hand`` field, the variant code, and
-        where the hand was played (the ``venue`` field: a site, a casino).
+        where the hand was played (the ``venue`` field: a site, a casino);
+        null where a hand has none.  Arrow arrays, not lists: the fast path
+        finds them as Arrow arrays and the Record takes them as such, and a
+        list of every hand's would be made and read in Python, holding the
+        interpreter's lock that the other threads wait for.
     players : pyarrow.Array of hands lists of strings
         The ``players`` field, null where absent.
-    table_key : list of str or None, length hands
-        A ``.phhs`` hand's table name (``[3]``), None for a ``.phh`` hand.
+    table_key : pyarrow.Array of hands strings
+        A ``.phhs`` hand's table name (``[3]``), null for a ``.phh`` hand.
     fields : dict of str to pyarrow.Array of hands strings
         The fields of :data:`TEXT_FIELDS` as written (a string without its
         quotes), null where a hand lacks one.
@@ -131,16 +135,16 @@ class Hands:
 
     ordinal: NDArray[np.int64]
     line: NDArray[np.int64]
-    key: list[str | None]
-    variant: list[str | None]
+    key: pa.Array
+    variant: pa.Array
     players: pa.Array
-    venue: list[str | None]
+    venue: pa.Array
     numbers: dict[str, _NumberLists]
     actions: pa.Array
     action_counts: NDArray[np.int64]
     problem: NDArray[np.object_]
     excerpt: list[str | None]
-    table_key: list[str | None]
+    table_key: pa.Array
     fields: dict[str, pa.Array]
 
 
@@ -277,12 +281,12 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
         if len(present):
             slow[present[as_mask(pc.match_substring(values(where[name][present]), "\\"))]] = True
 
-    header_keys: list[str | None] = []
+    header_keys = pa.nulls(0, pa.string())
     if multi:
         found = pc.extract_regex(text.spans(text.start[starts], text.end[starts]), _HEADER)
         plain = found.is_valid().to_numpy(zero_copy_only=False)
         slow |= ~plain
-        header_keys = found.field(0).to_pylist()
+        header_keys = found.field(0).cast(pa.string())
     elif (first == ord("[")).any():  # a table in a hand without headers: TOML's rules decide
         slow[np.unique(chunk[first == ord("[")])] = True
 
@@ -315,20 +319,20 @@ def _parse(text: _Text, starts: np.ndarray, *, ordinal: int, first_line: int, mu
         players = pc.split_pattern(names_of.cast(pa.string()), "', '")
     else:
         players = pc.split_pattern_regex(_inner(field("players")).cast(pa.string()), r"""['"] *, *['"]""")
-    venue = _unquoted(field("venue")).to_pylist()
+    venue = _unquoted(field("venue")).cast(pa.string())
     # Most files hold few of these fields: one absent from every hand is read as nulls, at no cost.
     fields = {name: _unquoted(field(name)).cast(pa.string()) if (where[name][fast] >= 0).any()
               else pa.nulls(len(fast), pa.string()) for name in TEXT_FIELDS}
-    variant = pc.utf8_slice_codeunits(field("variant"), 1, -1).to_pylist()
+    variant = pc.utf8_slice_codeunits(field("variant"), 1, -1).cast(pa.string())
     if multi:
-        key = [header_keys[i] for i in fast]
+        key = header_keys if len(fast) == hands else header_keys.take(pa.array(fast, pa.int64()))
     else:
-        key = _unquoted(field("hand")).to_pylist()
+        key = _unquoted(field("hand")).cast(pa.string())
     fast_hands = Hands(
         ordinal=ordinal + fast, line=first_line + starts[fast], key=key, variant=variant,
         players=players, venue=venue, numbers=numbers, actions=actions, action_counts=action_counts,
         problem=np.full(len(fast), None, dtype=object), excerpt=[None] * len(fast),
-        table_key=key if multi else [None] * len(fast), fields=fields)
+        table_key=key if multi else pa.nulls(len(fast), pa.string()), fields=fields)
     slow_rows = np.flatnonzero(slow)
     if not len(slow_rows):
         return fast_hands
@@ -654,13 +658,15 @@ def _from_records(records: list[dict[str, Any]], ordinal: np.ndarray, line: np.n
     actions = [r.get("actions") or [] for r in records]
     return Hands(
         ordinal=np.asarray(ordinal, dtype=np.int64), line=np.asarray(line, dtype=np.int64),
-        key=[r.get("key") for r in records], variant=[r.get("variant") for r in records],
+        key=pa.array([r.get("key") for r in records], pa.string()),
+        variant=pa.array([r.get("variant") for r in records], pa.string()),
         players=pa.array([r.get("players") for r in records], pa.list_(pa.string())),
-        venue=[r.get("venue") for r in records], numbers=numbers,
+        venue=pa.array([r.get("venue") for r in records], pa.string()), numbers=numbers,
         actions=pa.array([a for acts in actions for a in acts], pa.string()),
         action_counts=np.array([len(a) for a in actions], dtype=np.int64),
         problem=np.array([r.get("problem") for r in records], dtype=object),
-        excerpt=[r.get("excerpt") for r in records], table_key=[r.get("table_key") for r in records],
+        excerpt=[r.get("excerpt") for r in records],
+        table_key=pa.array([r.get("table_key") for r in records], pa.string()),
         fields={name: pa.array([r.get("fields", {}).get(name) for r in records], pa.string())
                 for name in TEXT_FIELDS})
 
@@ -668,9 +674,9 @@ def _from_records(records: list[dict[str, Any]], ordinal: np.ndarray, line: np.n
 def _concat(a: Hands, b: Hands) -> Hands:
     return Hands(
         ordinal=np.concatenate([a.ordinal, b.ordinal]), line=np.concatenate([a.line, b.line]),
-        key=a.key + b.key, variant=a.variant + b.variant,
+        key=pa.concat_arrays([a.key, b.key]), variant=pa.concat_arrays([a.variant, b.variant]),
         players=pa.concat_arrays([names.cast(pa.list_(pa.string())) for names in (a.players, b.players)]),
-        venue=a.venue + b.venue, table_key=a.table_key + b.table_key,
+        venue=pa.concat_arrays([a.venue, b.venue]), table_key=pa.concat_arrays([a.table_key, b.table_key]),
         fields={name: pa.concat_arrays([a.fields[name], b.fields[name]]) for name in a.fields},
         numbers={name: (np.concatenate([a.numbers[name][0], b.numbers[name][0]]),
                         np.concatenate([a.numbers[name][1], b.numbers[name][1]])) for name in a.numbers},
