@@ -20,7 +20,7 @@ included:
    the last ends.
 
 It reports the median of each, in hands per second, and run 2 as a share of
-run 3 (the aim of issue 28: at least 90 %), "met" / "MISSED", never enforced.
+run 3 (the aim: at least 90 %), "met" / "MISSED", never enforced.
 """
 
 from __future__ import annotations

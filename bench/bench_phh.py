@@ -21,7 +21,7 @@ stacks recorded) as the tables ``[1]``, ``[2]``, ..., then measures:
    collections): ``pokerpipe run`` on the folder, process start included,
    beside pokerkit's ``HandHistory.load`` on each file in a running process.
 
-The aims (50,000 hands/s on all cores, issue 27, and 1.4x one core; peak RSS under 512 MiB growing
+The aims (50,000 hands/s on all cores and 1.4x one core; peak RSS under 512 MiB growing
 less than 1.5x) are reported ("met" / "MISSED"), never enforced.  pokerkit
 is in the ``bench`` extra; without it its figures are skipped.
 """
