@@ -157,62 +157,16 @@ def replay(record: Record) -> Chips:
     street = np.clip(record.street.astype(np.int64), 0, STREETS - 1)
     stack = np.where(record.dealt, record.stack, 0.0).reshape(-1)
     near = tolerance(np.where(record.dealt, record.stack, 0.0))
-    amount, to = np.zeros(n), np.full(n, np.nan)
-    level = np.full(n, -np.inf)
-    beyond = np.zeros(n, dtype=bool)
-    left = np.zeros(n)
-
-    # Dead money first, each capped by what the player has left of it.
-    dead_rows = np.flatnonzero(kind == DEAD_KIND)
-    by_slot = dead_rows[np.argsort(flat[dead_rows], kind="stable")]
-    asked = np.nan_to_num(record.to[by_slot])
-    before = segment_cumsum(asked, flat[by_slot], inclusive=False)
-    amount[by_slot] = np.clip(np.minimum(asked, stack[flat[by_slot]] - before), 0.0, None)
-    spent = np.zeros(hands * SLOTS)
-    np.add.at(spent, flat[dead_rows], amount[dead_rows])
-    dead = spent.copy()
-
+    money = _Money(amount=np.zeros(n), to=np.full(n, np.nan), level=np.full(n, -np.inf),
+                   beyond=np.zeros(n, dtype=bool), left=np.zeros(n), spent=np.zeros(hands * SLOTS))
+    dead = _dead_money(money, np.flatnonzero(kind == DEAD_KIND), flat, record.to, stack)
     # Live money a street at a time: what the earlier streets left caps it.
     live_rows = np.flatnonzero(kind >= POST_KIND)
     for s in range(STREETS):
         rows = live_rows[street[live_rows] == s]
-        if not len(rows):
-            continue
-        # The street's actions: their slots, hands and kinds, gathered once for every step below.
-        slot_of, hand_of, kind_of, to_of = flat[rows], hand[rows], kind[rows], record.to[rows]
-        cap = stack[slot_of] - spent[slot_of]
-        left[rows] = cap
-        posts, sets = kind_of == POST_KIND, kind_of == SETTING_KIND
-        wanted = np.where(sets, to_of, 0.0)
-        post_rows = np.flatnonzero(posts)
-        by_slot = post_rows[np.argsort(slot_of[post_rows], kind="stable")]
-        wanted[by_slot] = segment_cumsum(np.nan_to_num(to_of[by_slot]), slot_of[by_slot])
-        beyond[rows] = sets & (wanted > cap + near[hand_of])
-        # The level a check or call matches: the largest total set before it on the street.
-        sets_level = posts | sets
-        setting = np.flatnonzero(sets_level)
-        through = running_max(np.minimum(wanted[setting], cap[setting]), hand_of[setting])
-        last = np.cumsum(sets_level, dtype=np.int64) - sets_level.astype(np.int64) - 1  # the one before each
-        at = np.flatnonzero(last >= 0)
-        at = at[hand_of[setting[last[at]]] == hand_of[at]]
-        street_level = np.full(len(rows), -np.inf)
-        street_level[at] = through[last[at]]
-        level[rows] = street_level
-        matches = ~posts & ~sets
-        wanted[matches] = np.maximum(street_level[matches], 0.0)
-        # A player's total after each action: the largest it set so far on the street.
-        order = np.argsort(slot_of, kind="stable")
-        slots_in_order = slot_of[order]
-        total = np.empty(len(rows))
-        total[order] = running_max(np.minimum(wanted, cap)[order], slots_in_order)
-        previous = np.zeros(len(rows))
-        same = slots_in_order[1:] == slots_in_order[:-1]
-        previous[order[1:][same]] = total[order[:-1][same]]
-        total = np.maximum(total, previous)
-        amount[rows] = total - previous
-        to[rows] = total
-        np.maximum.at(street_spent := np.zeros(hands * SLOTS), slot_of, total)
-        spent += street_spent
+        if len(rows):
+            _street_money(money, rows, flat, hand, kind, record.to, stack, near)
+    amount, spent = money.amount, money.spent
 
     # The uncalled part of the largest bet goes back (dead money is never matched nor returned).
     bets = (spent - dead).reshape(hands, SLOTS)
@@ -232,7 +186,7 @@ def replay(record: Record) -> Chips:
 
     named = code.copy()
     raising = kind == SETTING_KIND
-    named[raising] = np.where(level[raising] > 0, CODE[Action.RAISE], CODE[Action.BET])
+    named[raising] = np.where(money.level[raising] > 0, CODE[Action.RAISE], CODE[Action.BET])
     matching = kind == MATCHING_KIND
     named[matching] = np.where(amount[matching] > near[hand[matching]], CODE[Action.CALL], CODE[Action.CHECK])
 
@@ -242,12 +196,84 @@ def replay(record: Record) -> Chips:
     showed, mucked = np.zeros(hands * SLOTS, dtype=bool), np.zeros(hands * SLOTS, dtype=bool)
     showed[flat[code == CODE[Action.SHOW]]] = True
     mucked[flat[code == CODE[Action.MUCK]]] = True
-    return Chips(amount=amount, to=to, pot_before=pot_before, all_in=all_in, action=named, beyond=beyond,
-                 left=left,
+    return Chips(amount=amount, to=money.to, pot_before=pot_before, all_in=all_in, action=named,
+                 beyond=money.beyond, left=money.left,
                  contributed=contributed, dead=dead.reshape(hands, SLOTS), returned=returned,
                  folded_street=folded_street, all_in_street=all_in_street, live=live,
                  showed=showed.reshape(hands, SLOTS), mucked=mucked.reshape(hands, SLOTS) & live,
                  pot=contributed.sum(axis=1))
+
+
+@dataclass
+class _Money:
+    """The chips of a replay under way: per action (shape (actions,)) what it added (``amount``),
+    the player's total on the street after it (``to``), the level it matched (``level``), whether
+    it asked for more than the stack (``beyond``) and what the player had left before it
+    (``left``); per flat slot (shape (hands * SLOTS,)) what each player has put in (``spent``)."""
+
+    amount: NDArray[np.float64]
+    to: NDArray[np.float64]
+    level: NDArray[np.float64]
+    beyond: NDArray[np.bool_]
+    left: NDArray[np.float64]
+    spent: NDArray[np.float64]
+
+
+def _dead_money(money: _Money, rows: NDArray[np.int64], flat: NDArray[np.int64], asked: NDArray[np.float64],
+                stack: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Put in the dead money (antes, dead posts) of the actions at ``rows``, each capped by what the
+    player has left of it; return it per flat slot (shape (hands * SLOTS,))."""
+    by_slot = rows[np.argsort(flat[rows], kind="stable")]
+    wanted = np.nan_to_num(asked[by_slot])
+    before = segment_cumsum(wanted, flat[by_slot], inclusive=False)
+    money.amount[by_slot] = np.clip(np.minimum(wanted, stack[flat[by_slot]] - before), 0.0, None)
+    np.add.at(money.spent, flat[rows], money.amount[rows])
+    dead: NDArray[np.float64] = money.spent.copy()
+    return dead
+
+
+def _street_money(money: _Money, rows: NDArray[np.int64], flat: NDArray[np.int64], hand: NDArray[np.int64],
+                  kind: NDArray[np.int8], asked: NDArray[np.float64], stack: NDArray[np.float64],
+                  near: NDArray[np.float64]) -> None:
+    """Put in the live money of one street's actions (``rows``, in order): posts add up, a bet or
+    raise sets its total, a check or call matches the level set before it; each capped by what
+    the earlier streets left."""
+    # The street's actions: their slots, hands and kinds, gathered once for every step below.
+    slot_of, hand_of, kind_of, to_of = flat[rows], hand[rows], kind[rows], asked[rows]
+    cap = stack[slot_of] - money.spent[slot_of]
+    money.left[rows] = cap
+    posts, sets = kind_of == POST_KIND, kind_of == SETTING_KIND
+    wanted = np.where(sets, to_of, 0.0)
+    post_rows = np.flatnonzero(posts)
+    by_slot = post_rows[np.argsort(slot_of[post_rows], kind="stable")]
+    wanted[by_slot] = segment_cumsum(np.nan_to_num(to_of[by_slot]), slot_of[by_slot])
+    money.beyond[rows] = sets & (wanted > cap + near[hand_of])
+    # The level a check or call matches: the largest total set before it on the street.
+    sets_level = posts | sets
+    setting = np.flatnonzero(sets_level)
+    through = running_max(np.minimum(wanted[setting], cap[setting]), hand_of[setting])
+    last = np.cumsum(sets_level, dtype=np.int64) - sets_level.astype(np.int64) - 1  # the one before each
+    at = np.flatnonzero(last >= 0)
+    at = at[hand_of[setting[last[at]]] == hand_of[at]]
+    street_level = np.full(len(rows), -np.inf)
+    street_level[at] = through[last[at]]
+    money.level[rows] = street_level
+    matches = ~posts & ~sets
+    wanted[matches] = np.maximum(street_level[matches], 0.0)
+    # A player's total after each action: the largest it set so far on the street.
+    order = np.argsort(slot_of, kind="stable")
+    slots_in_order = slot_of[order]
+    total = np.empty(len(rows))
+    total[order] = running_max(np.minimum(wanted, cap)[order], slots_in_order)
+    previous = np.zeros(len(rows))
+    same = slots_in_order[1:] == slots_in_order[:-1]
+    previous[order[1:][same]] = total[order[:-1][same]]
+    total = np.maximum(total, previous)
+    money.amount[rows] = total - previous
+    money.to[rows] = total
+    street_spent = np.zeros(len(money.spent))
+    np.maximum.at(street_spent, slot_of, total)
+    money.spent += street_spent
 
 
 def reject_beyond(record: Record, chips: Chips) -> None:
