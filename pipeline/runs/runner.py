@@ -687,7 +687,6 @@ class LocalEngine:
             return run.finish(staged.path, totals, inputs, started=started, engine="local",
                               results=run.results_name)
 
-
     def _write(self, run: BaseRun, sources: Sequence[Source], staged: Path, started: float, *,
                report: bool) -> tuple[list[int], list[Totals]]:
         """Read, process and write every source into the ``staged`` folder's files (made anew);
