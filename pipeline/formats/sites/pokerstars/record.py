@@ -50,8 +50,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+import pipeline.formats.sites.pokerstars.fields as fields
+import pipeline.formats.sites.pokerstars.values as values
 from pipeline.arrays import as_mask
-from pipeline.formats.sites.pokerstars import fields, values
 from pipeline.formats.sites.pokerstars.lines import (
     Lines,
     Rejects,
