@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.games.tally import MAX_SEATS, Tally
 from pipeline.runs.report import ReportPart, goodness_of_fit, report_json
-from pipeline.runs.runner import Totals
+from pipeline.runs.scoring import Totals
 
 CATEGORIES = ("Low", "Mid", "High")
 

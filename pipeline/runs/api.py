@@ -15,8 +15,8 @@ are elsewhere; here the index (the position, for a Table) is the row, so
 there is none.
 
 The game, the columns read and the expected column come from
-:func:`pipeline.runs.runner.scoring_for`, and each batch is scored by the same
-:meth:`pipeline.runs.runner.Scoring.score` as a run: the results agree with
+:func:`pipeline.runs.scoring.scoring_for`, and each batch is scored by the same
+:meth:`pipeline.runs.scoring.Scoring.score` as a run: the results agree with
 ``pokerpipe run`` row for row.
 
 pandas is imported only when a DataFrame is given: ``pokerpipe run`` never
@@ -41,6 +41,7 @@ from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.games import registry
 from pipeline.runs import runner
 from pipeline.runs.columns import conformed
+from pipeline.runs.scoring import Scoring, scoring_for
 from pipeline.text import shown
 
 if TYPE_CHECKING:
@@ -209,11 +210,11 @@ def _score_frame(frame: pd.DataFrame, *, game: str | None, best_five: bool) -> p
     return out
 
 
-def _scoring(names: tuple[str, ...], *, game: str | None, best_five: bool) -> runner.Scoring:
+def _scoring(names: tuple[str, ...], *, game: str | None, best_five: bool) -> Scoring:
     if game is not None:
         registry.get(game)  # UsageError naming the known games
     headers.checked_columns(Path(LABEL), names)  # twice, or a near miss: the run's rules for a header
-    return runner.scoring_for({LABEL: names}, game=game, best_five=best_five)
+    return scoring_for({LABEL: names}, game=game, best_five=best_five)
 
 
 def _series_array(series: pd.Series) -> pa.Array | pa.ChunkedArray:
@@ -252,7 +253,7 @@ def _text(column: pa.Array | pa.ChunkedArray, name: str) -> pa.Array | pa.Chunke
                          f"({shown(str(error), 120, quote=False)})") from None
 
 
-def _aligned(scoring: runner.Scoring, columns: dict[str, pa.Array | pa.ChunkedArray], n: int) -> pa.Table:
+def _aligned(scoring: Scoring, columns: dict[str, pa.Array | pa.ChunkedArray], n: int) -> pa.Table:
     """Score ``columns`` in batches and place each result row at its input row."""
     def text(name: str) -> pa.ChunkedArray:
         if name in columns:

@@ -7,7 +7,7 @@ This module owns ``pokerpipe run --engine dask``: cutting a run's inputs into
 partitions that a worker reads on its own, sending them to a cluster (a
 local one when no scheduler address is given), and gathering what they
 return.  The per-batch work is not here: every partition runs
-:meth:`pipeline.runs.runner.Scoring.process_batch`, the function the local engine
+:meth:`pipeline.runs.scoring.Scoring.process_batch`, the function the local engine
 calls, and the client writes rejects, statistics and ``summary.json`` with
 :meth:`pipeline.runs.runner.Run.finish`, so both engines give the same rows,
 row numbers, rejects and counts.
@@ -48,9 +48,7 @@ dask is an optional dependency (the ``dask`` extra; on its own, ``pip install
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import copy
-import dataclasses
 import logging
 import os
 import re
@@ -72,19 +70,9 @@ from pipeline.formats import csv_files, parquet_files, readers
 from pipeline.formats.publish import OutputSet
 from pipeline.formats.sources import Source
 from pipeline.formats.writers import TableWriter
-from pipeline.hands import model
-from pipeline.runs.runner import (
-    REJECT_SCHEMA,
-    REJECTS_FILE,
-    Run,
-    Scoring,
-    Summary,
-    Totals,
-    batch_span,
-    first_pass_duplicates,
-    marked,
-    summarize,
-)
+from pipeline.runs.parts import Partition, PartResult, part_name, readable, score_partition
+from pipeline.runs.runner import Run, Summary, first_pass_duplicates, marked, summarize
+from pipeline.runs.scoring import REJECT_SCHEMA, REJECTS_FILE, Totals, batch_span
 
 DEFAULT_PARTITION_ROWS = 1 << 20
 DEFAULT_PARTITION_BYTES = 8 << 20  # about 170,000 six-player deals of CSV: many per worker, for balance
@@ -96,25 +84,6 @@ INSTALL_HINT = "pip install 'dask[distributed]'"
 DEFAULT_CONNECT_TIMEOUT = 10.0  # seconds for a scheduler to answer, and to have a worker
 _ADDRESS = re.compile(r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>[0-9]{1,5})")
 _SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
-
-
-@dataclass(frozen=True)
-class Partition:
-    """Rows a worker reads on its own: a whole file, or a range of Parquet row groups."""
-
-    index: int
-    source: int  # place of the file among the run's sources
-    row_groups: range | None = None
-    byte_range: tuple[int, int] | None = None  # (start, stop) of a plain CSV file
-
-
-@dataclass(frozen=True)
-class PartResult:
-    """What a partition task returns to the client: its counts.  Its winners and its
-    rejected rows are in its part files, so no side holds a partition's rows."""
-
-    index: int
-    totals: Totals
 
 
 def require_dask() -> ModuleType:
@@ -260,57 +229,10 @@ def plan(run: Run, partition_rows: int = DEFAULT_PARTITION_ROWS,
     return partitions
 
 
-def part_name(index: int, output_format: str) -> str:
-    """File name of a partition's winners, ordered like the rows."""
-    return f"part-{index:05d}.{output_format}"
-
-
-def _readable(source: Source) -> Source:
-    # Workers may run elsewhere: give them the absolute path to read, and keep
-    # the name the user gave for what the outputs write.
-    return dataclasses.replace(source, path=source.path.resolve(), given_as=source.name,
-                               members=tuple(_readable(member) for member in source.members))
-
-
-def score_partition(scoring: Scoring, source: Source, partition: Partition, offset: int,
-                    batch_rows: int, part_path: str, rejects_path: str, delay: float = 0.0,
-                    first_line: int = 1, table_paths: dict[str, str] | None = None) -> PartResult:
-    """The task of one partition: read, score, write its winners and rejects parts, return totals.
-
-    Pure and idempotent: run again, it writes the same parts under the same names.
-    ``first_line`` numbers the first line of a byte range.  ``delay``
-    (seconds, before anything is published) only slows the task, for tests.
-    ``table_paths`` names the part of each hand table the partition writes
-    (a run over hand histories).
-    """
-    byte_range = None if partition.byte_range is None else csv_files.ByteRange(*partition.byte_range,
-                                                                              first_line=first_line)
-    totals = Totals.empty(scoring.game)
-    # Rejects as Parquet: raw text (a contest instance's lines) comes back exactly.
-    with TableWriter(part_path, schema=scoring.results_schema(),
-                     quote_strings=scoring.quote_winners, row_group_rows=batch_rows) as winners, \
-            TableWriter(rejects_path, schema=REJECT_SCHEMA) as rejects, contextlib.ExitStack() as stack:
-        tables = {name: stack.enter_context(TableWriter(path, schema=model.TABLES[name], quote_strings=True,
-                                                        whole_writes=True))
-                  for name, path in (table_paths or {}).items()}
-        for batch in readers.read_batches(_readable(source), scoring.columns, batch_rows=batch_rows,
-                                          row_groups=partition.row_groups, byte_range=byte_range,
-                                          typed=scoring.typed):
-            outcome = scoring.process_batch(source, batch, offset)
-            winners.write(outcome.results)
-            rejects.write(outcome.rejects)
-            for name, rows in (outcome.hand_tables or {}).items():
-                tables[name].write(rows)
-            totals += outcome.totals
-        if delay:
-            time.sleep(delay)
-    return PartResult(partition.index, totals)
-
-
 def source_span(source: Source, columns: tuple[str, ...], batch_rows: int) -> int:
     """The highest row number of a CSV or contest file, read as the run reads it."""
     span = 0
-    for batch in readers.read_batches(_readable(source), columns, batch_rows=batch_rows):
+    for batch in readers.read_batches(readable(source), columns, batch_rows=batch_rows):
         span = max(span, batch_span(batch))
     return span
 
@@ -321,7 +243,7 @@ def _add(base: int, *spans: int) -> int:
 
 def range_line_ends(source: Source, byte_range: tuple[int, int]) -> int:
     """The first pass of a byte range: how many lines end in it."""
-    return csv_files.count_line_ends(_readable(source), *byte_range)
+    return csv_files.count_line_ends(readable(source), *byte_range)
 
 
 def _clear_parts(folder: Path) -> None:

@@ -74,14 +74,8 @@ from pipeline.poker.holdem import (
 )
 from pipeline.ranges import ranges
 from pipeline.runs.columns import conformed, kept_columns
-from pipeline.runs.runner import (
-    BaseRun,
-    BatchOutcome,
-    Scoring,
-    Summary,
-    SummaryParts,
-    Totals,
-)
+from pipeline.runs.runner import BaseRun, Summary, SummaryParts
+from pipeline.runs.scoring import BatchOutcome, Scoring, Totals
 from pipeline.text import shown
 
 BOARD_SIZES = holdem.BOARD_SIZES  # preflop, flop, turn and river
