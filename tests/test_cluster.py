@@ -26,7 +26,7 @@ from pipeline.cli import cli
 from pipeline.formats import csv_files, histories, readers
 from pipeline.runs import cluster
 from pipeline.runs.generate import generate
-from pipeline.runs.runner import Run
+from pipeline.runs.runner import LocalEngine, Run
 
 from .conftest import RAW, deadline
 
@@ -321,6 +321,30 @@ def test_a_folder_of_one_hand_files_is_a_few_partitions_giving_the_local_run(cli
     cluster.execute(Run(["data/raw/phh/pluribus"], dask), scheduler=client)
     assert_same_run(local, dask, "csv")
     assert [len(entry.get("files", [entry["path"]])) for entry in summary["inputs"]] == [50, 50, 50, 1]
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_the_local_worker_processes_and_dask_write_the_same_parts(client, tmp_path, monkeypatch, fmt):
+    monkeypatch.chdir(RAW.parent.parent)
+    inputs = ["data/raw/pokerstars", "data/raw/phh"]
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    expected = Run(inputs, local, output_format=fmt).execute(LocalEngine(threads=2, workers=2))
+    got = cluster.execute(Run(inputs, dask, output_format=fmt), scheduler=client)
+    assert expected["processes"] == 2 and len(expected["inputs"]) > 2
+    # A part without a showdown has no categories: pandas reads the parts together as text.
+    pd.testing.assert_frame_equal(dask_winners(dask, fmt).astype(str), local_winners(local, fmt).astype(str))
+    for name in ("rejects.csv", "categories.csv", "ties.csv"):
+        assert (dask / name).read_text() == (local / name).read_text(), name
+    assert {k: v for k, v in got.items() if k not in ENGINE_FIELDS} == \
+        {k: v for k, v in expected.items() if k not in ENGINE_FIELDS | {"processes"}}
+    read = pd.read_parquet if fmt == "parquet" else (lambda path: pd.read_csv(path, dtype=str))
+    for name in ("hands", "seats", "actions"):  # one part per input on both engines
+        assert got["outputs"][name] == expected["outputs"][name] == f"{name}/"
+        parts = sorted(path.name for path in (local / name).iterdir())
+        assert parts == sorted(path.name for path in (dask / name).iterdir())
+        assert len(parts) == len(expected["inputs"])
+        for part in parts:
+            pd.testing.assert_frame_equal(read(dask / name / part), read(local / name / part))
 
 
 @pytest.mark.parametrize("fmt", ["parquet", "csv"])
