@@ -300,9 +300,11 @@ def _check_rejects(summary: dict[str, Any], outdir: str, limit: int | None, *, s
 @click.option("--batch-rows", type=click.IntRange(min=1), default=DEFAULT_BATCH_ROWS,
               show_default=True, help="Rows scored at a time; bounds memory.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Scoring threads of the local engine (default: the cores this process may use; "
-                   "1: one thread doing everything in turn, but for reading a .phhs archive's next "
-                   "part ahead).  Outputs do not depend on it.")
+              help="Cores of the local engine (default: the cores this process may use): scoring "
+                   "threads, or, on a folder of hand-history files, as many worker processes reading "
+                   "whole files, each hand table then a folder of parts.  1: one thread doing "
+                   "everything in turn, but for reading a .phhs archive's next part ahead.  The rows "
+                   "written do not depend on it.")
 @click.option("--engine", type=click.Choice(ENGINES), default="local", show_default=True,
               help="local: this process.  dask: partitions on a dask cluster, winners as "
                    "OUTDIR/winners/part-*.  To install dask: pip install 'dask[distributed]'")
