@@ -230,9 +230,10 @@ def plan(run: Run, partition_rows: int = DEFAULT_PARTITION_ROWS,
 
 
 def source_span(source: Source, columns: tuple[str, ...], batch_rows: int) -> int:
-    """The highest row number of a CSV or contest file, read as the run reads it."""
+    """The highest row number of a file other than Parquet, read as the run reads it: a hand
+    history's hands are found, not parsed (:func:`pipeline.formats.readers.read_pending`)."""
     span = 0
-    for batch in readers.read_batches(readable(source), columns, batch_rows=batch_rows):
+    for batch in readers.read_pending(readable(source), columns, batch_rows=batch_rows):
         span = max(span, batch_span(batch))
     return span
 

@@ -599,7 +599,7 @@ def stream_sources(sources: Sequence[Source], columns: tuple[str, ...], *, batch
             first_rows.append(next_row)
             span = 0
             for batch in readers.read_pending(source, columns, batch_rows=batch_rows, typed=typed):
-                span = max(span, batch.last_row if isinstance(batch, PendingBatch) else batch_span(batch))
+                span = max(span, batch_span(batch))
                 yield place, source, batch, next_row - 1
             next_row += span
 

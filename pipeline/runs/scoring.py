@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from pipeline.errors import InputError
 from pipeline.formats import histories
-from pipeline.formats.sources import Batch, Source
+from pipeline.formats.sources import Batch, PendingBatch, Source
 from pipeline.games import registry
 from pipeline.games.base import Scored
 from pipeline.games.tally import Tally
@@ -286,9 +286,10 @@ class Scoring:
         }, schema=REJECT_SCHEMA)
 
 
-def batch_span(batch: Batch) -> int:
-    """The highest source row of a batch (rows read or unreadable), 0 if it has none."""
-    if not len(batch.rows) and not batch.unreadable:
+def batch_span(batch: Batch | PendingBatch) -> int:
+    """The highest source row of a batch (rows read or unreadable), 0 if it has none; a pending
+    batch's is known before it is parsed."""
+    if isinstance(batch, PendingBatch) or (not len(batch.rows) and not batch.unreadable):
         return batch.last_row
     return int(max(batch.rows.max(initial=0), max((r for r, *_ in batch.unreadable), default=0),
                    batch.last_row))
