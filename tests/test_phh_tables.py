@@ -127,3 +127,30 @@ def test_a_board_run_twice_is_set_apart_with_its_reason(tmp_path: Path):
     assert summary["rows_rejected"] == 0
     hands = pd.read_parquet(out / "hands.parquet")
     assert hands.outcome.tolist() == ["set apart"] and hands.reason.tolist() == ["run twice"]
+
+
+def test_the_stakes_are_the_listed_blinds_and_the_ante_all_pay(tmp_path: Path):
+    # Read here with tomllib: the blinds are the first two entries of blinds_or_straddles, the ante
+    # one that every player pays.
+    raw = DATA.parent.parent / "data" / "raw" / "phh"
+    files = [raw / "dwan-ivey-2009.phh", raw / "pluribus-31.phhs", HANDHQ]
+    Run([str(path) for path in files], tmp_path / "out", output_format="parquet", threads=1).execute()
+    hands = pd.read_parquet(tmp_path / "out" / "hands.parquet")
+    expected = []
+    for path in files:
+        text = tomllib.loads(path.read_text()) if path.suffix == ".phh" else None
+        for hand in [text] if text else _tables(path):
+            blinds, antes = hand["blinds_or_straddles"][:2], hand["antes"]
+            posted = [value for value in blinds if value > 0]
+            expected.append((min(posted) if len(posted) == 2 else None, max(posted) if posted else None,
+                             antes[0] if antes[0] > 0 and len(set(antes)) == 1 else None))
+    got = [tuple(None if pd.isna(value) else value for value in row)
+           for row in hands[["small_blind", "big_blind", "ante"]].itertuples(index=False)]
+    assert got == expected
+    assert expected[0] == (1000, 2000, 500) and expected[1] == (50, 100, None)
+
+
+def _tables(path: Path) -> list[dict]:
+    """The hands of a .phhs file, in order (its tables [1], [2], ...)."""
+    tables = tomllib.loads(path.read_text())
+    return [tables[key] for key in sorted(tables, key=int)]

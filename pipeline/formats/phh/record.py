@@ -226,7 +226,32 @@ def _hand_columns(hands: Hands, fields: Fields) -> dict[str, pa.Array]:
         "betting": pc.if_else(holdem_variant, betting, pa.scalar(None, pa.string())),
         "currency": pc.coalesce(text["currency"], symbol),
         "max_seats": _integers(text["seat_count"], pa.int8()),
+        **_stakes(hands),
     }
+
+
+def _stakes(hands: Hands) -> dict[str, pa.Array]:
+    """The blinds and the ante as listed: the blinds are the first two entries of
+    ``blinds_or_straddles`` (a straddle comes after them, a post is negative), the ante the one
+    every player antes; null where the record gives none, or antes that differ (a big blind's
+    ante).
+
+    >>> from types import SimpleNamespace
+    >>> numbers = {"blinds_or_straddles": (np.array([50., 100., 0., 1., 2., 4.]), np.array([3, 3])),
+    ...            "antes": (np.array([0., 0., 0., 5., 5., 5.]), np.array([3, 3]))}
+    >>> {k: v.to_pylist() for k, v in _stakes(SimpleNamespace(numbers=numbers)).items()}
+    {'small_blind': [50.0, 1.0], 'big_blind': [100.0, 2.0], 'ante': [None, 5.0]}
+    """
+    blinds = padded(*hands.numbers["blinds_or_straddles"])[:, :2]
+    posted = blinds > 0
+    big = np.where(posted.any(axis=1), np.where(posted, blinds, -np.inf).max(axis=1), np.nan)
+    small = np.where(posted.all(axis=1), np.where(posted, blinds, np.inf).min(axis=1), np.nan)
+    antes = padded(*hands.numbers["antes"])
+    listed = np.arange(antes.shape[1]) < np.maximum(hands.numbers["antes"][1], 0)[:, None]
+    same = np.where(listed, antes == antes[:, :1], True).all(axis=1) & listed.any(axis=1)
+    ante = np.where(same & (antes[:, 0] > 0), antes[:, 0], np.nan)
+    return {name: pa.array(column, pa.float64(), mask=np.isnan(column))
+            for name, column in (("small_blind", small), ("big_blind", big), ("ante", ante))}
 
 
 def _integers(values: pa.Array, kind: pa.DataType) -> pa.Array:
