@@ -102,7 +102,8 @@ clean:
 	@# and what the examples of the README and docs/ write
 	rm -rf $(PROCESSED)/more.parquet $(PROCESSED)/archive $(PROCESSED)/phh-audit $(PROCESSED)/stars-audit \
 		$(PROCESSED)/categories.png $(PROCESSED)/equity $(PROCESSED)/described $(PROCESSED)/phh-checked $(PROCESSED)/tagged $(PROCESSED)/random.parquet \
-		$(PROCESSED)/random $(PROCESSED)/deals.svg $(PROCESSED)/deals-dask
+		$(PROCESSED)/random $(PROCESSED)/deals.svg $(PROCESSED)/deals-dask $(PROCESSED)/players \
+		$(PROCESSED)/pluribus-players $(PROCESSED)/stars-players
 	rm -rf .pytest_cache .hypothesis .mypy_cache site
 	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +
 

@@ -452,6 +452,52 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
 
 
 @cli.command()
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("-o", "--output", "outdir", required=True, type=click.Path(file_okay=False, writable=True),
+              help="Folder for players.<format>, rejects.csv and summary.json.")
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="csv",
+              show_default=True, help="Format of the players table.")
+@click.option("--by", type=click.Choice(("position", "site", "stakes", "game")), multiple=True,
+              help="One row per player and position, site, stakes (the blinds) or game; repeat to "
+                   "combine.  Currencies, and cash against tournament chips, are always apart.")
+@click.option("--player", "names", multiple=True, metavar="NAME", help="Only this player (repeatable).")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
+              help="Only hands played on or after this day (UTC); hands without a time are left out.")
+@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), metavar="YYYY-MM-DD",
+              help="Only hands played on or before this day (UTC).")
+@click.option("--min-hands", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Only the rows of at least this many hands.")
+@click.option("--batch-rows", type=click.IntRange(min=1), default=DEFAULT_BATCH_ROWS,
+              show_default=True, help="Hands read at a time; bounds memory.")
+@click.option("-q", "--quiet", is_flag=True, help="No closing line on stderr.")
+def players(inputs: tuple[str, ...], outdir: str, output_format: str, by: tuple[str, ...],
+            names: tuple[str, ...], since: Any, until: Any, min_hands: int, batch_rows: int,
+            quiet: bool) -> None:
+    """Each player's VPIP, PFR, 3-bet, AF, WTSD, c-bet, steal... and results.
+
+    INPUTS are hand histories as for `run`, or the output folders of runs
+    over them.  Example:
+
+    \b
+        pokerpipe players data/raw/phh/pluribus -o out --by position
+    """
+    from pipeline.runs.players import Filters, player_statistics
+
+    filters = Filters(players=names, since=since.date() if since else None,
+                      until=until.date() if until else None)
+    try:
+        summary = player_statistics(list(inputs), outdir, output_format=output_format, by=by,
+                                    filters=filters, min_hands=min_hands, batch_rows=batch_rows)
+    except PokerpipeError as error:
+        raise _one_line(error) from None
+    if not quiet:
+        click.echo(f"{summary['hands_read']:,} hands read: {summary['hands_used']:,} used, "
+                   f"{summary['hands_set_apart']:,} set apart, {summary['hands_rejected']:,} rejected; "
+                   f"{summary['players']:,} rows -> {escaped(outdir)}/{summary['outputs']['players']}",
+                   err=True)
+
+
+@cli.command()
 @click.argument("hands", nargs=-1)
 @click.option("--hand1", help="The first hand, like AAAQQ (the original tool's flag).")
 @click.option("--hand2", help="The second hand, like QQAAA.")

@@ -38,4 +38,4 @@ def test_version_and_help(runner):
     assert runner.invoke(cli, ["--version"]).output == f"pokerpipe, version {version('pokerpipe')}\n"
     help_text = runner.invoke(cli, ["-h"]).output
     listed = re.findall(r"^  (\S+)  ", help_text.split("\nCommands:\n", 1)[1], re.M)
-    assert sorted(listed) == ["compare", "contest", "equity", "generate", "run", "stats"]
+    assert sorted(listed) == ["compare", "contest", "equity", "generate", "players", "run", "stats"]

@@ -469,6 +469,73 @@ def check_one_deal_equity(ran: Ran) -> None:
     assert ran.stderr.strip() == f"{comb(unseen, 5 - len(board)):,} every run-out"
 
 
+#: The outcomes of the hands a player's statistics count.
+COUNTED_OUTCOMES = {"scored", "no showdown", "unknown cards"}
+
+
+def phh_hands(folder: Path) -> list[dict]:
+    """Every hand of the PHH files under ``folder``, read with tomllib."""
+    found = []
+    for path in sorted(folder.rglob("*.phh*")):
+        tables = tomllib.loads(path.read_text())
+        found += [tables[key] for key in sorted(tables, key=int)] if path.suffix == ".phhs" else [tables]
+    return found
+
+
+def voluntary_before_the_flop(hand: dict) -> set[int]:
+    """The players (from 0) who called or raised before the flop: a ``cc`` that matches no higher
+    bet is a check, which the big blind makes when no one raised."""
+    put = [max(blind, 0) for blind in hand["blinds_or_straddles"]] + [0] * len(hand["players"])
+    level, found = max(put), set()
+    for action in hand["actions"]:
+        words = action.split()
+        if words[0] == "d" and words[1] == "db":
+            break
+        if words[0] == "d":
+            continue
+        player = int(words[0][1:]) - 1
+        if words[1] == "cbr":
+            level = put[player] = float(words[2])
+            found.add(player)
+        elif words[1] == "cc" and put[player] < level:
+            put[player] = level
+            found.add(player)
+    return found
+
+
+def check_players(ran: Ran) -> None:
+    params = ran.params
+    out = Path(params["outdir"])
+    summary = json.loads(ran.wrote(out / "summary.json").read_text())
+    assert summary["hands_read"] == \
+        summary["hands_used"] + summary["hands_set_apart"] + summary["hands_rejected"]
+    rows = read_text_table(ran.wrote(out / f"players.{params['output_format']}")).to_pylist()
+    hands: Counter[str] = Counter()
+    vpip: Counter[str] | None = Counter()
+    for name in params["inputs"]:
+        given = ran.path(name)
+        if (given / "summary.json").exists():  # a run's output folder: its tables, with csv
+            outcome = {row["hand_key"]: row["outcome"] for row in csv.DictReader(open(given / "hands.csv"))}
+            hands.update(row["player"] for row in csv.DictReader(open(given / "seats.csv"))
+                         if outcome[row["hand_key"]] in COUNTED_OUTCOMES)
+            vpip = None
+            continue
+        for hand in phh_hands(given):  # PHH hand histories, every hand of them played
+            hands.update(hand["players"])
+            if vpip is not None:
+                vpip.update(hand["players"][seat] for seat in voluntary_before_the_flop(hand))
+    got: Counter[str] = Counter()
+    for row in rows:
+        got[row["player"]] += int(row["hands"])
+    assert got == hands, "each player's hands: the seats of the hands played"
+    if vpip is not None:
+        counted: Counter[str] = Counter()
+        for row in rows:
+            counted[row["player"]] += int(row["vpip_count"])
+        assert +counted == +vpip, "each player's VPIP: the calls and raises before the flop"
+    assert summary["players"] == len(rows) >= len(hands)
+
+
 CHECKS: dict[str, Callable[[Ran], None]] = {
     "run": check_run,
     "generate": check_generate,
@@ -476,6 +543,7 @@ CHECKS: dict[str, Callable[[Ran], None]] = {
     "contest": check_contest,
     "stats": check_stats,
     "equity": check_equity,
+    "players": check_players,
 }
 
 

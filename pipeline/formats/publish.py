@@ -63,7 +63,7 @@ from pipeline.text import listed, shown
 #: Every name a run may leave in OUTDIR, whatever its command, format and engine.
 OUTPUT_NAMES = frozenset({
     "winners.csv", "winners.parquet", "winners", "rejects.csv", "summary.json", "categories.csv",
-    "ties.csv", "equity.csv", "equity.parquet",
+    "ties.csv", "equity.csv", "equity.parquet", "players.csv", "players.parquet",
     # The hand tables of a run over hand histories: a file each, or a folder of parts (dask).
     *(f"{table}{suffix}" for table in TABLES for suffix in (".csv", ".parquet", "")),
 })

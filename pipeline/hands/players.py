@@ -71,6 +71,7 @@ CHIPS = ("net", "net_bb")
 GROUPS = ("player", "currency", "tournament", "position", "site", "small_blind", "big_blind", "game",
           "betting")
 #: The hand outcomes whose seats count: hands played and accounted for (not rejected, not set apart).
+_UNITS = 1e8  # chips and big blinds are kept to 8 decimals
 COUNTED = (model.Outcome.SCORED, model.Outcome.NO_SHOWDOWN, model.Outcome.UNKNOWN_CARDS)
 _STEALS = (Position.CO, Position.BTN, Position.SB)
 
@@ -292,7 +293,7 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table) -> pa.Table
     counted_codes = [model.VOCABULARIES["outcome"].index(str(name)) for name in COUNTED]
     counted = np.isin(codes(hands.column("outcome"), "outcome"), counted_codes)
     seat_hand = _rows_of(hands.column("hand_key").to_numpy(), seats.column("hand_key").to_numpy())
-    kept = (seat_hand >= 0) & counted[np.maximum(seat_hand, 0)]
+    kept = (seat_hand >= 0) & (counted[np.maximum(seat_hand, 0)] if len(counted) else False)
     seats = seats.select(["hand_key", "seat", "player", "position", "folded_street", "at_showdown",
                           "received", "net"])
     if not kept.all():
@@ -322,7 +323,7 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table) -> pa.Table
                                                              "betting")},
         **{name: pa.array(out[name], pa.int64()) for name in COUNTS},
         "net": pa.array(net),
-        "net_bb": pa.array(np.where(has_bb, net / np.where(has_bb, big_blind, 1.0), 0.0)),
+        "net_bb": pa.array(np.round(np.where(has_bb, net / np.where(has_bb, big_blind, 1.0), 0.0), 8)),
     })
 
 
@@ -335,11 +336,19 @@ def player_counts(counts: pa.Table, *, by: tuple[str, ...] = ()) -> pa.Table:
     """
     keys = ["player", "currency", "tournament", *(name for name in GROUPS if name in by and name not in
                                                    ("player", "currency", "tournament"))]
+    # Chips are summed as whole units of 1e-8 (their precision in the tables), so that a sum is
+    # exact whatever the order the rows came in: batches, files and parts give the same sums.
+    units = {name: pc.cast(pc.round(pc.multiply(counts.column(name), _UNITS)), pa.int64()) for name in CHIPS}
+    counts = counts.drop_columns(list(CHIPS)).append_column("net", units["net"]) \
+        .append_column("net_bb", units["net_bb"])
     # Batches read apart hold dictionaries of their own: one dictionary per column to group by.
     summed = counts.unify_dictionaries().group_by(keys, use_threads=False).aggregate(
         [(name, "sum") for name in (*COUNTS, *CHIPS)])
     summed = summed.rename_columns([name.removesuffix("_sum") for name in summed.column_names])
     summed = summed.select([*keys, *COUNTS, *CHIPS])
+    for name in CHIPS:
+        summed = summed.set_column(summed.schema.get_field_index(name), name,
+                                   pc.divide(pc.cast(summed.column(name), pa.float64()), _UNITS))
     # In the order of the keys' values (a dictionary column sorts by its text).
     plain = pa.table({name: pc.cast(summed.column(name), summed.schema.field(name).type.value_type)
                       if pa.types.is_dictionary(summed.schema.field(name).type) else summed.column(name)
@@ -363,4 +372,9 @@ def with_rates(summed: pa.Table) -> pa.Table:
         table = table.append_column("net_per_100", pa.array(100 * summed.column("net").to_numpy() / hands))
         per_bb = 100 * summed.column("net_bb").to_numpy() / bb_hands
         table = table.append_column("bb_per_100", pa.array(per_bb, mask=bb_hands == 0))
-    return table
+    # Each rate beside its count and its chances, the groups first and the results last.
+    order = [name for name in summed.column_names if name not in (*COUNTS, *CHIPS)] + ["hands"]
+    for columns in RATES:
+        order += [name for name in columns if name not in order]
+    order += [name for name in (*COUNTS, *CHIPS, "net_per_100", "bb_per_100") if name not in order]
+    return table.select(order)

@@ -1,0 +1,267 @@
+"""``pokerpipe players``: each player's statistics over hand histories or the tables of earlier runs.
+
+Layer: runs (:mod:`pipeline.runs`); imports :mod:`~pipeline.runs.runner`,
+the hands layer, the formats and the foundation modules, never the command line.
+
+This module owns the command's inputs, filters and outputs; the statistics
+are :mod:`pipeline.hands.players`'.  Its inputs are of two kinds:
+
+* hand histories of any format ``run`` reads: each batch's hand tables, as
+  ``run`` would write them;
+* the output folders of earlier runs over hand histories (a folder whose
+  ``summary.json`` names ``hands``, ``seats`` and ``actions`` tables, one file
+  each or folders of parts): their tables, a file or part at a time.
+
+Each batch's seats are counted (:func:`pipeline.hands.players.seat_counts`)
+and summed by player and group at once; sums of sums are the sums of the
+whole, so memory holds the sums, never the seats of the archive.  A hand
+met twice (the same site and hand id, in two inputs or twice in one) counts
+once: as ``run`` does, the hand histories are read a second time, the hands
+read twice known, when there are any; the tables of runs set them apart
+already, and a hand found in two runs' tables counts in the first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from pipeline.errors import InputError, UsageError
+from pipeline.formats import histories, readers
+from pipeline.formats.publish import OutputSet
+from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Source
+from pipeline.formats.writers import FORMATS, write_json, write_table
+from pipeline.hands import model, players
+from pipeline.hands.duplicates import HandIds
+from pipeline.runs.runner import numbered
+
+#: What ``--by`` may name, and the columns each groups by.
+BY = {"position": ("position",), "site": ("site",), "stakes": ("small_blind", "big_blind"),
+      "game": ("game", "betting")}
+RESULTS_STEM = "players"
+#: Sums kept before they are summed again: bounds memory by the players, not by the batches.
+_MERGE_EVERY = 16
+#: The place of a run's folder among the inputs, above a hand key's own bits (:func:`model.hand_key`).
+_FOLDER_BITS = 48
+
+
+@dataclasses.dataclass(frozen=True)
+class Filters:
+    """Which seats count: by player name, and by the hand's date (UTC, inclusive)."""
+
+    players: tuple[str, ...] = ()
+    since: dt.date | None = None
+    until: dt.date | None = None
+
+    def hands(self, hands: pa.Table) -> tuple[pa.Table, int]:
+        """The hands within the dates, and how many were left out for having no time."""
+        if self.since is None and self.until is None:
+            return hands, 0
+        time = hands.column("time")
+        untimed = time.null_count
+        keep = pc.is_valid(time)
+        day = pc.cast(pc.cast(time, pa.timestamp("us")), pa.date32())
+        if self.since is not None:
+            keep = pc.and_(keep, pc.greater_equal(day, pa.scalar(self.since, pa.date32())))
+        if self.until is not None:
+            keep = pc.and_(keep, pc.less_equal(day, pa.scalar(self.until, pa.date32())))
+        return hands.filter(pc.fill_null(keep, False)), untimed
+
+    def seats(self, counted: pa.Table) -> pa.Table:
+        if not self.players:
+            return counted
+        return counted.filter(pc.is_in(pc.cast(counted.column("player"), pa.string()),
+                                       value_set=pa.array(list(self.players))))
+
+
+@dataclasses.dataclass
+class Tally:
+    """What the command read: hands by outcome and reason, the sums by player."""
+
+    by: tuple[str, ...]
+    filters: Filters
+    outcomes: dict[str, int] = dataclasses.field(default_factory=dict)
+    set_apart: dict[str, int] = dataclasses.field(default_factory=dict)
+    untimed: int = 0
+    sums: list[pa.Table] = dataclasses.field(default_factory=list)
+    rejects: list[pa.Table] = dataclasses.field(default_factory=list)
+    ids: HandIds = dataclasses.field(default_factory=HandIds)  # of the hands read, to find those read twice
+    #: The keys of the hands read before (:meth:`HandIds.duplicates`): set apart as ``duplicate``.
+    duplicates: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, np.int64))
+
+    def add(self, tables: dict[str, pa.Table]) -> None:
+        """Count one batch's hand tables."""
+        hands = tables["hands"]
+        self.ids += HandIds.of_hands(hands)
+        if len(self.duplicates):
+            again = pc.is_in(hands.column("hand_key"), value_set=pa.array(self.duplicates, pa.int64()))
+            outcome = pc.if_else(again, pa.scalar(str(model.Outcome.SET_APART)),
+                                 pc.cast(hands.column("outcome"), pa.string()))
+            reason = pc.if_else(again, pa.scalar(str(model.Apart.DUPLICATE)), hands.column("reason"))
+            hands = hands.set_column(hands.schema.get_field_index("outcome"), "outcome",
+                                     outcome.cast(model.HANDS.field("outcome").type))
+            hands = hands.set_column(hands.schema.get_field_index("reason"), "reason", reason)
+        outcome = pc.cast(hands.column("outcome"), pa.string())
+        for found in pc.value_counts(outcome).to_pylist():
+            self.outcomes[str(found["values"])] = self.outcomes.get(str(found["values"]), 0) + found["counts"]
+        apart = hands.filter(pc.equal(outcome, str(model.Outcome.SET_APART)))
+        for reason in apart.column("reason").to_pylist():
+            self.set_apart[str(reason)] = self.set_apart.get(str(reason), 0) + 1
+        rejected = hands.filter(pc.equal(outcome, str(model.Outcome.REJECTED)))
+        if rejected.num_rows:
+            self.rejects.append(pa.table({name: pc.cast(rejected.column(name), pa.string())
+                                          for name in ("source", "hand_id", "reason")}))
+        hands, untimed = self.filters.hands(hands)
+        self.untimed += untimed
+        counted = self.filters.seats(players.seat_counts(hands, tables["seats"], tables["actions"]))
+        self.sums.append(players.player_counts(counted, by=self.by))
+        if len(self.sums) >= _MERGE_EVERY:
+            self.sums = [players.player_counts(pa.concat_tables(self.sums), by=self.by)]
+
+    def total(self) -> pa.Table:
+        """Every player's sums and rates."""
+        if not self.sums:
+            empty = players.seat_counts(*(schema.empty_table() for schema in model.TABLES.values()))
+            self.sums = [players.player_counts(empty, by=self.by)]
+        return players.with_rates(players.player_counts(pa.concat_tables(self.sums), by=self.by))
+
+
+def _run_folder(path: Path) -> dict[str, str] | None:
+    """The hand tables of an earlier run's output folder, by name -> file or folder; None if not one."""
+    summary = path / "summary.json"
+    if not path.is_dir() or not summary.is_file():
+        return None
+    try:
+        outputs = json.loads(summary.read_text()).get("outputs", {})
+    except (OSError, ValueError) as error:
+        raise InputError(f"{summary}: not a run's summary ({error})") from None
+    if not all(name in outputs for name in model.TABLES):
+        raise InputError(f"{path}: a run's output folder without the hand tables: run it over hand histories")
+    return {name: outputs[name] for name in model.TABLES}
+
+
+def _parts(folder: Path, entry: str) -> list[Path]:
+    path = folder / entry
+    if entry.endswith("/"):
+        return sorted(path.glob("part-*.parquet")) + sorted(path.glob("part-*.csv"))
+    return [path]
+
+
+def _read(path: Path, name: str) -> pa.Table:
+    """A hand table written by a run, in its schema."""
+    schema = model.TABLES[name]
+    try:
+        if path.suffix == ".parquet":
+            return pq.read_table(path).cast(schema)
+        # A run writes a null as an empty field: read one back as null (a hand without an id, a
+        # site), not as text of its own.
+        options = pacsv.ConvertOptions(strings_can_be_null=True, column_types={
+            field.name: field.type.value_type if pa.types.is_dictionary(field.type) else field.type
+            for field in schema})
+        return pacsv.read_csv(path, convert_options=options).cast(schema)
+    except (OSError, pa.ArrowException) as error:
+        raise InputError(f"{path}: cannot be read as a {name} table ({error})") from None
+
+
+def _folder_tables(folder: Path, entries: dict[str, str], place: int) -> Iterator[dict[str, pa.Table]]:
+    """A run's tables a part (or a file) at a time, their hand keys above those of the inputs before."""
+    parts = {name: _parts(folder, entry) for name, entry in entries.items()}
+    if len({len(found) for found in parts.values()}) != 1:
+        raise InputError(f"{folder}: its hands, seats and actions tables have different numbers of parts")
+    for files in zip(*parts.values()):
+        tables = {name: _read(path, name) for name, path in zip(parts, files)}
+        for name, table in tables.items():
+            keys = pc.add(table.column("hand_key"), pa.scalar(place << _FOLDER_BITS, pa.int64()))
+            tables[name] = table.set_column(table.schema.get_field_index("hand_key"), "hand_key", keys)
+        yield tables
+
+
+def _history_tables(sources: Sequence[Source], batch_rows: int) -> Iterator[dict[str, pa.Table]]:
+    for source in sources:
+        for batch in readers.read_batches(source, histories.COLUMNS, batch_rows=batch_rows):
+            if batch.hand_tables:
+                yield batch.hand_tables
+
+
+def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
+                      output_format: str = "csv", by: Sequence[str] = (), filters: Filters = Filters(),
+                      min_hands: int = 0, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict[str, Any]:
+    """``pokerpipe players``: every player's statistics into ``outdir``; return the summary written.
+
+    Raises
+    ------
+    UsageError
+        An unknown ``--by`` or format; an input that is no hand history.
+    InputError
+        An input that cannot be read.
+    """
+    if output_format not in FORMATS:
+        raise UsageError(f"unknown output format {output_format!r}: expected csv or parquet")
+    unknown = [name for name in by if name not in BY]
+    if unknown:
+        raise UsageError(f"--by {unknown[0]!r}: expected one of {', '.join(BY)}")
+    if filters.since and filters.until and filters.since > filters.until:
+        raise UsageError(f"--since {filters.since} is after --until {filters.until}")
+    OutputSet(outdir).check()
+    folders, patterns = [], []
+    for given in inputs:
+        entries = _run_folder(Path(given))
+        if entries is None:
+            patterns.append(given)
+        else:
+            folders.append((Path(given), entries))
+    found = readers.find_sources(patterns) if patterns else None
+    sources = numbered(found.sources) if found else []
+    others = [str(source.path) for source in sources if source.format not in readers.HISTORY_FORMATS]
+    if others:
+        raise UsageError(f"{others[0]}: not a hand history; players reads hand histories and the output "
+                         f"folders of runs over them")
+    groups = tuple(column for name in by for column in BY[name])
+
+    def tally(duplicates: np.ndarray) -> Tally:
+        counted = Tally(groups, filters, duplicates=duplicates)
+        for tables in _history_tables(sources, batch_rows):
+            counted.add(tables)
+        for place, (folder, entries) in enumerate(folders, start=1):
+            for tables in _folder_tables(folder, entries, place):
+                counted.add(tables)
+        return counted
+
+    counted = tally(np.zeros(0, np.int64))
+    duplicates = counted.ids.duplicates()
+    if len(duplicates):  # again, each hand read twice known, as run does
+        counted = tally(duplicates)
+    table = counted.total()
+    if min_hands:
+        table = table.filter(pc.greater_equal(table.column("hands"), min_hands))
+    name = f"{RESULTS_STEM}.{output_format}"
+    with OutputSet(outdir) as staged:
+        write_table(staged.path / name, table)
+        rejects = pa.concat_tables(counted.rejects) if counted.rejects else pa.table(
+            {"source": pa.array([], pa.string()), "hand_id": pa.array([], pa.string()),
+             "reason": pa.array([], pa.string())})
+        write_table(staged.path / "rejects.csv", rejects)
+        read = sum(counted.outcomes.values())
+        used = sum(counted.outcomes.get(str(outcome), 0) for outcome in players.COUNTED)
+        summary = {
+            "inputs": [str(source.path) for source in sources] + [str(folder) for folder, _ in folders],
+            "hands_read": read, "hands_used": used,
+            "hands_set_apart": sum(counted.set_apart.values()), "set_apart": counted.set_apart,
+            "hands_rejected": counted.outcomes.get(str(model.Outcome.REJECTED), 0),
+            "hands_without_time": counted.untimed,
+            "by": list(by), "players": table.num_rows,
+            "outputs": {RESULTS_STEM: name, "rejects": "rejects.csv"},
+        }
+        write_json(staged.path / "summary.json", summary)
+    return summary

@@ -1,0 +1,132 @@
+"""``pokerpipe players``: each player's statistics from hand histories or from the tables of runs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.cli import cli
+from pipeline.hands import players as stats
+from pipeline.runs.players import Filters, player_statistics
+from pipeline.runs.runner import LocalEngine, Run
+
+from .conftest import RAW
+
+STARS = RAW / "pokerstars"
+
+
+def table(outdir: Path) -> pa.Table:
+    summary = json.loads((outdir / "summary.json").read_text())
+    path = outdir / summary["outputs"]["players"]
+    return pq.read_table(path) if path.suffix == ".parquet" else pacsv.read_csv(path)
+
+
+def test_players_from_hand_histories_account_for_every_hand(runner, tmp_path):
+    out = tmp_path / "out"
+    result = runner.invoke(cli, ["players", str(RAW / "phh"), str(STARS), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["hands_read"] == \
+        summary["hands_used"] + summary["hands_set_apart"] + summary["hands_rejected"]
+    assert summary["hands_used"] > 300
+    rows = table(out)
+    run_out = tmp_path / "run"
+    Run([RAW / "phh", STARS], run_out, output_format="parquet").execute(LocalEngine(threads=1))
+    hands = pq.read_table(run_out / "hands.parquet")
+    counted = pa.compute.is_in(pa.compute.cast(hands.column("outcome"), pa.string()),
+                               value_set=pa.array([str(o) for o in stats.COUNTED]))
+    used_keys = set(hands.filter(counted).column("hand_key").to_pylist())
+    seat_keys = pq.read_table(run_out / "seats.parquet").column("hand_key").to_pylist()
+    seats = sum(key in used_keys for key in seat_keys)
+    assert sum(rows.column("hands").to_pylist()) == seats  # every seat of a used hand, once
+    assert summary["hands_used"] == len(used_keys) and summary["hands_read"] == hands.num_rows
+    assert result.output.strip().endswith(f"-> {out}/players.csv")
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_a_runs_tables_give_what_its_hand_histories_give(tmp_path, fmt):
+    inputs = [RAW / "phh", STARS]
+    Run(inputs, tmp_path / "run", output_format=fmt).execute(LocalEngine(threads=1))
+    Run(inputs, tmp_path / "parts", output_format=fmt).execute(LocalEngine(threads=2, workers=2))
+    direct = player_statistics(inputs, tmp_path / "direct", output_format="parquet")
+    for name in ("run", "parts"):
+        again = player_statistics([tmp_path / name], tmp_path / f"from-{name}", output_format="parquet")
+        assert {k: again[k] for k in ("hands_read", "hands_used", "players")} == \
+            {k: direct[k] for k in ("hands_read", "hands_used", "players")}
+        assert table(tmp_path / f"from-{name}").equals(table(tmp_path / "direct")), name
+
+
+def test_groups_add_up_to_the_players_totals(tmp_path):
+    player_statistics([RAW / "phh" / "pluribus"], tmp_path / "whole", output_format="parquet")
+    player_statistics([RAW / "phh" / "pluribus"], tmp_path / "by", output_format="parquet",
+                      by=("position", "stakes"))
+    whole, grouped = table(tmp_path / "whole"), table(tmp_path / "by")
+    assert grouped.num_rows > whole.num_rows
+    summed = stats.player_counts(grouped.select(["player", "currency", "tournament", *stats.COUNTS,
+                                                 *stats.CHIPS]))
+    assert summed.equals(whole.select(summed.column_names))
+
+
+def test_filters_by_player_date_and_hands(tmp_path):
+    everyone = table_of(tmp_path / "all", [STARS])
+    player = everyone.column("player").to_pylist()[0]
+    one = table_of(tmp_path / "one", [STARS], filters=Filters(players=(player,)))
+    assert one.column("player").to_pylist() == [player]
+    assert one.column("hands").to_pylist() == [everyone.column("hands").to_pylist()[0]]
+    # The sessions of the 16th of April 2020 and those of the 19th.
+    import datetime as dt
+
+    early = table_of(tmp_path / "early", [STARS], filters=Filters(until=dt.date(2020, 4, 16)))
+    late = table_of(tmp_path / "late", [STARS], filters=Filters(since=dt.date(2020, 4, 17)))
+    assert sum(early.column("hands").to_pylist()) + sum(late.column("hands").to_pylist()) == \
+        sum(everyone.column("hands").to_pylist())
+    assert sum(early.column("hands").to_pylist()) > 0 and sum(late.column("hands").to_pylist()) > 0
+    many = table_of(tmp_path / "many", [STARS], min_hands=20)
+    assert 0 < many.num_rows < everyone.num_rows and min(many.column("hands").to_pylist()) >= 20
+
+
+def table_of(out: Path, inputs: list[Path], **options) -> pa.Table:
+    player_statistics(inputs, out, output_format="parquet", **options)
+    return table(out)
+
+
+def test_a_hand_met_twice_counts_once(tmp_path):
+    session = sorted(STARS.glob("*.txt"))[0]
+    folder = tmp_path / "twice"
+    folder.mkdir()
+    shutil.copy(session, folder / "a.txt")
+    shutil.copy(session, folder / "b.txt")
+    once = player_statistics([session], tmp_path / "once", output_format="parquet")
+    twice = player_statistics([folder], tmp_path / "both", output_format="parquet")
+    assert twice["hands_read"] == 2 * once["hands_read"]
+    assert twice["set_apart"] == {"duplicate": once["hands_read"]}
+    assert table(tmp_path / "both").equals(table(tmp_path / "once"))
+    # A run's tables and the same file read again: the hands counted in the first input only.
+    Run([session], tmp_path / "run", output_format="parquet").execute(LocalEngine(threads=1))
+    mixed = player_statistics([session, tmp_path / "run"], tmp_path / "mixed", output_format="parquet")
+    assert mixed["hands_used"] == once["hands_used"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["data/raw/games.csv"], "not a hand history"),
+    (["data/raw/phh", "--since", "2020-05-01", "--until", "2020-04-01"], "is after --until"),
+])
+def test_inputs_and_options_that_cannot_work_are_one_line(runner, tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(RAW.parent.parent)
+    result = runner.invoke(cli, ["players", *args, "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_deal_runs_folder_is_refused_with_what_to_do(runner, tmp_path):
+    Run([RAW / "games.csv"], tmp_path / "games").execute()
+    result = runner.invoke(cli, ["players", str(tmp_path / "games"), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "without the hand tables: run it over hand histories" in result.output
