@@ -41,6 +41,7 @@ from pipeline.formats import contest_files
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.formats.writers import FORMATS
 from pipeline.games import holdem, larvis, registry
+from pipeline.hands import allin
 from pipeline.poker import notation
 from pipeline.runs.threads import fit_address_space
 from pipeline.text import escaped, shown
@@ -467,13 +468,18 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
               help="Only hands played on or before this day (UTC).")
 @click.option("--min-hands", type=click.IntRange(min=0), default=0, show_default=True,
               help="Only the rows of at least this many hands.")
+@click.option("--samples", type=click.IntRange(min=2), default=allin.DEFAULT_SAMPLES, show_default=True,
+              help="Random run-outs of a preflop all-in, for its all-in EV.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Same seed, same all-in EVs.")
+@click.option("--exact", is_flag=True, help="Enumerate a preflop all-in's run-outs (1,712,304 heads-up).")
 @click.option("--batch-rows", type=click.IntRange(min=1), default=DEFAULT_BATCH_ROWS,
               show_default=True, help="Hands read at a time; bounds memory.")
 @click.option("-q", "--quiet", is_flag=True, help="No closing line on stderr.")
 def players(inputs: tuple[str, ...], outdir: str, output_format: str, by: tuple[str, ...],
-            names: tuple[str, ...], since: Any, until: Any, min_hands: int, batch_rows: int,
-            quiet: bool) -> None:
-    """Each player's VPIP, PFR, 3-bet, AF, WTSD, c-bet, steal... and results.
+            names: tuple[str, ...], since: Any, until: Any, min_hands: int, samples: int, seed: int,
+            exact: bool, batch_rows: int, quiet: bool) -> None:
+    """Each player's VPIP, PFR, 3-bet, AF, WTSD, c-bet, steal... results and all-in EV.
 
     INPUTS are hand histories as for `run`, or the output folders of runs
     over them.  Example:
@@ -487,7 +493,8 @@ def players(inputs: tuple[str, ...], outdir: str, output_format: str, by: tuple[
                       until=until.date() if until else None)
     try:
         summary = player_statistics(list(inputs), outdir, output_format=output_format, by=by,
-                                    filters=filters, min_hands=min_hands, batch_rows=batch_rows)
+                                    filters=filters, min_hands=min_hands, batch_rows=batch_rows,
+                                    samples=samples, seed=seed, exact=exact)
     except PokerpipeError as error:
         raise _one_line(error) from None
     if not quiet:

@@ -96,11 +96,11 @@ EXPECTED: dict[str, dict[int, dict[str, int]]] = {
         1: {"three_bet_opportunities": 1},
         2: {"vpip_count": 1, "three_bet_opportunities": 1, "saw_flop": 1, "fold_to_cbet_opportunities": 1,
             "fold_to_cbet_count": 1, "postflop_folds": 1, "postflop_actions": 1}},
-    "split all-in": {
+    "split all-in": {  # all in before the river, every card known: its result is adjusted
         0: {"vpip_count": 1, "pfr_count": 1, "steal_opportunities": 1, "steal_count": 1, "saw_flop": 1,
-            "wtsd_count": 1, "showdowns": 1, "wsd_count": 1, "wwsf_count": 1},
+            "wtsd_count": 1, "showdowns": 1, "wsd_count": 1, "wwsf_count": 1, "allin_hands": 1},
         1: {"vpip_count": 1, "three_bet_opportunities": 1, "saw_flop": 1, "wtsd_count": 1, "showdowns": 1,
-            "wsd_count": 1, "wwsf_count": 1}},
+            "wsd_count": 1, "wwsf_count": 1, "allin_hands": 1}},
     "straddle": {
         0: {"vpip_count": 1, "steal_opportunities": 1, "saw_flop": 1, "wtsd_count": 1, "showdowns": 1,
             "wsd_count": 1, "wwsf_count": 1},
@@ -200,3 +200,92 @@ def test_pluribus_hands_against_a_count_from_the_rules():
         assert (got["hands"], got["vpip_count"], got["pfr_count"], got["saw_flop"], got["wtsd_count"]) == \
             (counts["hands"], counts["vpip"], counts["pfr"], counts["saw"], counts["wtsd"]), player
     assert sum(counts["vpip"] for counts in expected.values()) > 100  # a count worth comparing
+
+
+# --- all-in EV against equities worked out here, over every run-out ---------------------------
+
+FLOP_ALL_IN = Hand([100, 100], [
+    (0, A.POST_SMALL_BLIND, PRE, 1), (1, A.POST_BIG_BLIND, PRE, 2), (0, A.CALL, PRE, None),
+    (1, A.CHECK, PRE, None), (1, A.BET, FLOP, 98), (0, A.CALL, FLOP, None),
+    (1, A.SHOW, FLOP, None), (0, A.SHOW, FLOP, None)],
+    button=0, board=BOARD, holes={0: "Ah Ad", 1: "Kh Kd"}, received={0: 200.0})
+#: Three players all in on the turn for different stacks: a main pot of 150 for all three, a side
+#: pot of 100 for the two who put in 100; the river decides both.
+SIDE_POT = Hand([50, 100, 100], [
+    (1, A.POST_SMALL_BLIND, PRE, 1), (2, A.POST_BIG_BLIND, PRE, 2), (0, A.RAISE, PRE, 10),
+    (1, A.CALL, PRE, None), (2, A.CALL, PRE, None),
+    *[(slot, A.CHECK, FLOP, None) for slot in (1, 2, 0)],
+    (1, A.BET, TURN, 20), (2, A.RAISE, TURN, 90), (0, A.CALL, TURN, None), (1, A.CALL, TURN, None),
+    (1, A.SHOW, TURN, None), (2, A.SHOW, TURN, None), (0, A.SHOW, TURN, None)],
+    button=0, board=BOARD, holes={0: "Ah Ad", 1: "Kh Kd", 2: "Qh Qc"}, received={0: 150.0, 1: 100.0})
+#: Not adjusted: the river was bet, or a live hand is unknown.
+RIVER_BET = Hand([100, 100], [
+    (0, A.POST_SMALL_BLIND, PRE, 1), (1, A.POST_BIG_BLIND, PRE, 2), (0, A.CALL, PRE, None),
+    (1, A.CHECK, PRE, None), *[(slot, A.CHECK, street, None) for street in (FLOP, TURN) for slot in (1, 0)],
+    (1, A.BET, RIVER, 98), (0, A.CALL, RIVER, None), (1, A.SHOW, RIVER, None), (0, A.SHOW, RIVER, None)],
+    button=0, board=BOARD, holes={0: "Ah Ad", 1: "Kh Kd"}, received={0: 200.0})
+UNKNOWN = Hand([100, 100], FLOP_ALL_IN.actions, button=0, board=BOARD, holes={0: "Ah Ad"},
+               received={0: 200.0})
+
+
+def shares(known: list[str], holes: list[list[str]], pots: list[tuple[float, list[int]]]) -> list[float]:
+    """Each player's average winnings over every run-out of the board, from the rules (tests.rules)."""
+    from itertools import combinations
+
+    from .rules import RANKS, SUITS, best_value
+
+    seen = set(known) | {card for hole in holes for card in hole}
+    deck = [rank + suit for rank in RANKS for suit in SUITS if rank + suit not in seen]
+    won = [0.0] * len(holes)
+    runouts = list(combinations(deck, 5 - len(known)))
+    for runout in runouts:
+        board = known + list(runout)
+        values = [best_value(board + hole) for hole in holes]
+        for amount, eligible in pots:
+            best = max(values[i] for i in eligible)
+            winners = [i for i in eligible if values[i] == best]
+            for i in winners:
+                won[i] += amount / len(winners)
+    return [total / len(runouts) for total in won]
+
+
+def test_all_in_ev_shares_each_pot_by_equity_over_every_runout():
+    built = hand_tables([FLOP_ALL_IN, SIDE_POT, RIVER_BET, UNKNOWN])
+    rows = stats.seat_counts(built["hands"], built["seats"], built["actions"]).to_pylist()
+    by_hand: dict[int, list[dict]] = {}
+    for row in rows:
+        by_hand.setdefault(row["hand_key"] & 0xFFFFFFFF, []).append(row)
+    flop, side, river, unknown = (by_hand[number] for number in (1, 2, 3, 4))
+    heads_up = shares(["2c", "7d", "9h"], [["Ah", "Ad"], ["Kh", "Kd"]], [(200.0, [0, 1])])
+    assert [row["allin_ev_net"] for row in flop] == pytest.approx([heads_up[0] - 100, heads_up[1] - 100])
+    three = shares(["2c", "7d", "9h", "Js"], [["Ah", "Ad"], ["Kh", "Kd"], ["Qh", "Qc"]],
+                   [(150.0, [0, 1, 2]), (100.0, [1, 2])])
+    assert [row["allin_ev_net"] for row in side] == \
+        pytest.approx([three[0] - 50, three[1] - 100, three[2] - 100])
+    for adjusted in (flop, side):
+        assert sum(row["allin_ev_net"] for row in adjusted) == sum(row["net"] for row in adjusted)
+        assert all(row["allin_hands"] == 1 and row["allin_ev_variance"] == 0 for row in adjusted)  # exact
+    for kept in (river, unknown):  # the actual result
+        assert [row["allin_ev_net"] for row in kept] == [row["net"] for row in kept]
+        assert all(row["allin_hands"] == 0 for row in kept)
+    assert [row["allin_unknown"] for row in unknown] == [1, 1]
+    assert [row["allin_unknown"] for row in river] == [0, 0]
+    counted = stats.seat_counts(built["hands"], built["seats"], built["actions"])
+    rated = stats.with_rates(stats.player_counts(counted)).to_pylist()
+    first = rated[0]
+    assert first["luck"] == pytest.approx(first["net"] - first["allin_ev_net"])
+
+
+def test_a_preflop_all_in_is_sampled_the_same_in_any_batch_and_its_error_reported():
+    built = hand_tables([HANDS["split all-in"], FLOP_ALL_IN, HANDS["split all-in"]])
+    whole = stats.seat_counts(built["hands"], built["seats"], built["actions"], samples=4000)
+    alone = hand_tables([HANDS["split all-in"]])
+    one = stats.seat_counts(alone["hands"], alone["seats"], alone["actions"], samples=4000)
+    rows = whole.to_pylist()
+    assert [row["allin_ev_net"] for row in rows[:2]] == [row["allin_ev_net"] for row in one.to_pylist()]
+    assert [row["allin_ev_net"] for row in rows[:2]] == [row["allin_ev_net"] for row in rows[-2:]]
+    # AhKd against AsKc: a split most of the time, a flush for one or the other otherwise, each
+    # as likely: an EV of 0 within the sampling error, and the two EVs summing to the nets.
+    assert all(row["allin_ev_variance"] > 0 for row in rows[:2])
+    assert rows[0]["allin_ev_net"] + rows[1]["allin_ev_net"] == 0
+    assert abs(rows[0]["allin_ev_net"]) < 5 * rows[0]["allin_ev_variance"] ** 0.5

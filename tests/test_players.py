@@ -130,3 +130,15 @@ def test_a_deal_runs_folder_is_refused_with_what_to_do(runner, tmp_path):
     result = runner.invoke(cli, ["players", str(tmp_path / "games"), "-o", str(tmp_path / "out")])
     assert result.exit_code == 1
     assert "without the hand tables: run it over hand histories" in result.output
+
+
+def test_all_in_ev_keeps_the_chips_and_says_what_it_adjusted(tmp_path):
+    summary = player_statistics([STARS], tmp_path / "out", output_format="parquet")
+    rows = table(tmp_path / "out").to_pylist()
+    assert summary["allin_ev"]["hands_adjusted"] > 0  # the sessions hold all-ins before the river
+    assert sum(row["allin_hands"] for row in rows) >= 2 * summary["allin_ev"]["hands_adjusted"]
+    # An adjusted hand's EVs sum to its nets: every player's EV together is every player's net.
+    total_net = sum(row["net"] for row in rows)
+    assert sum(row["allin_ev_net"] for row in rows) == pytest.approx(total_net, abs=1e-6)
+    assert all(row["luck"] == pytest.approx(row["net"] - row["allin_ev_net"]) for row in rows)
+    assert any(row["luck"] != 0 for row in rows)

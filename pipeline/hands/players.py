@@ -38,7 +38,7 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.arrays import first_per, segment_starts
-from pipeline.hands import model
+from pipeline.hands import allin, model
 from pipeline.hands.model import Action, Street
 from pipeline.hands.positions import Position
 
@@ -64,14 +64,17 @@ COUNTS = ("hands", "vpip_count", "vpip_opportunities", "pfr_count", "three_bet_c
           "postflop_bets_raises", "postflop_calls", "postflop_folds", "postflop_actions", "saw_flop",
           "wtsd_count", "showdowns", "wsd_count", "wwsf_count", "cbet_count", "cbet_opportunities",
           "fold_to_cbet_count", "fold_to_cbet_opportunities", "steal_count", "steal_opportunities",
-          "bb_hands")
-#: The chips columns, summed too: ``net`` in chips, ``net_bb`` in big blinds over ``bb_hands``.
-CHIPS = ("net", "net_bb")
+          "bb_hands", "allin_hands", "allin_unknown")
+#: The chips columns, summed too: ``net`` in chips, ``net_bb`` in big blinds over ``bb_hands``,
+#: ``allin_ev_net`` in chips (:mod:`pipeline.hands.allin`) and the variance of its sampling.
+CHIPS = ("net", "net_bb", "allin_ev_net", "allin_ev_variance")
 #: The columns a seat row carries from its hand and seat, by which rows may be grouped.
 GROUPS = ("player", "currency", "tournament", "position", "site", "small_blind", "big_blind", "game",
           "betting")
 #: The hand outcomes whose seats count: hands played and accounted for (not rejected, not set apart).
-_UNITS = 1e8  # chips and big blinds are kept to 8 decimals
+#: The unit each chips column is summed in, exactly: chips and big blinds are kept to 8 decimals,
+#: a variance (chips squared, large) to 4.
+_UNITS = {"net": 1e8, "net_bb": 1e8, "allin_ev_net": 1e8, "allin_ev_variance": 1e4}
 COUNTED = (model.Outcome.SCORED, model.Outcome.NO_SHOWDOWN, model.Outcome.UNKNOWN_CARDS)
 _STEALS = (Position.CO, Position.BTN, Position.SB)
 
@@ -274,7 +277,8 @@ def _showdown_counts(hands: pa.Table, seats: pa.Table, seat_hand: NDArray[np.int
             "wwsf_count": (saw & won).astype(np.int64)}
 
 
-def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table) -> pa.Table:
+def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table, *, samples: int = allin.DEFAULT_SAMPLES,
+                seed: int = 0, exact: bool = False) -> pa.Table:
     """One row per player dealt into a counted hand: the statistics' counts and the chips won.
 
     Parameters
@@ -282,6 +286,7 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table) -> pa.Table
     hands, seats, actions : pyarrow.Table
         The hand tables of the same hands (:data:`pipeline.hands.model.TABLES`), as a run writes
         them; the seats and actions of hands not :data:`COUNTED` are left out.
+    samples, seed, exact : how a preflop all-in is run out (:func:`pipeline.hands.allin.allin_ev`)
 
     Returns
     -------
@@ -294,8 +299,8 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table) -> pa.Table
     counted = np.isin(codes(hands.column("outcome"), "outcome"), counted_codes)
     seat_hand = _rows_of(hands.column("hand_key").to_numpy(), seats.column("hand_key").to_numpy())
     kept = (seat_hand >= 0) & (counted[np.maximum(seat_hand, 0)] if len(counted) else False)
-    seats = seats.select(["hand_key", "seat", "player", "position", "folded_street", "at_showdown",
-                          "received", "net"])
+    seats = seats.select(["hand_key", "seat", "player", "position", "folded_street", "all_in_street",
+                          "at_showdown", "contributed", "received", "net", "hole_cards"])
     if not kept.all():
         seats = seats.filter(pa.array(kept))
     seat_hand = seat_hand[kept]
@@ -312,6 +317,13 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table) -> pa.Table
     has_bb = np.isfinite(big_blind) & (big_blind > 0)
     net = np.nan_to_num(seats.column("net").to_numpy(zero_copy_only=False).astype(np.float64))
     out["bb_hands"] = has_bb.astype(np.int64)
+    last_street = np.full(hands.num_rows, -1, np.int64)
+    np.maximum.at(last_street, seat_hand[played.row[played.decision]], played.street[played.decision])
+    rake = hands.column("rake").to_numpy(zero_copy_only=False).astype(np.float64)
+    ev = allin.allin_ev(hand_of_seat=seat_hand, last_street=last_street, board=hands.column("board"),
+                        rake=rake, seats=seats, samples=samples, seed=seed, exact=exact)
+    out["allin_hands"] = ev.adjusted.astype(np.int64)
+    out["allin_unknown"] = ev.unknown_seats.astype(np.int64)
     taken = pa.array(seat_hand)
     return pa.table({
         "hand_key": seats.column("hand_key"),
@@ -324,6 +336,8 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table) -> pa.Table
         **{name: pa.array(out[name], pa.int64()) for name in COUNTS},
         "net": pa.array(net),
         "net_bb": pa.array(np.round(np.where(has_bb, net / np.where(has_bb, big_blind, 1.0), 0.0), 8)),
+        "allin_ev_net": pa.array(np.round(ev.ev, 8)),
+        "allin_ev_variance": pa.array(np.round(ev.variance, 4)),
     })
 
 
@@ -338,9 +352,9 @@ def player_counts(counts: pa.Table, *, by: tuple[str, ...] = ()) -> pa.Table:
                                                    ("player", "currency", "tournament"))]
     # Chips are summed as whole units of 1e-8 (their precision in the tables), so that a sum is
     # exact whatever the order the rows came in: batches, files and parts give the same sums.
-    units = {name: pc.cast(pc.round(pc.multiply(counts.column(name), _UNITS)), pa.int64()) for name in CHIPS}
-    counts = counts.drop_columns(list(CHIPS)).append_column("net", units["net"]) \
-        .append_column("net_bb", units["net_bb"])
+    for name in CHIPS:
+        units = pc.cast(pc.round(pc.multiply(counts.column(name), _UNITS[name])), pa.int64())
+        counts = counts.set_column(counts.schema.get_field_index(name), name, units)
     # Batches read apart hold dictionaries of their own: one dictionary per column to group by.
     summed = counts.unify_dictionaries().group_by(keys, use_threads=False).aggregate(
         [(name, "sum") for name in (*COUNTS, *CHIPS)])
@@ -348,7 +362,7 @@ def player_counts(counts: pa.Table, *, by: tuple[str, ...] = ()) -> pa.Table:
     summed = summed.select([*keys, *COUNTS, *CHIPS])
     for name in CHIPS:
         summed = summed.set_column(summed.schema.get_field_index(name), name,
-                                   pc.divide(pc.cast(summed.column(name), pa.float64()), _UNITS))
+                                   pc.divide(pc.cast(summed.column(name), pa.float64()), _UNITS[name]))
     # In the order of the keys' values (a dictionary column sorts by its text).
     plain = pa.table({name: pc.cast(summed.column(name), summed.schema.field(name).type.value_type)
                       if pa.types.is_dictionary(summed.schema.field(name).type) else summed.column(name)
@@ -358,8 +372,9 @@ def player_counts(counts: pa.Table, *, by: tuple[str, ...] = ()) -> pa.Table:
 
 def with_rates(summed: pa.Table) -> pa.Table:
     """``summed`` (:func:`player_counts`) with each rate of :data:`RATES` (null where it has no
-    chances) and the results per 100 hands: ``net_per_100`` and ``bb_per_100`` (null without a
-    big blind)."""
+    chances) and the results: per 100 hands ``net_per_100``, ``bb_per_100`` (null without a big
+    blind) and ``allin_ev_per_100``; ``allin_ev_se``, the standard error of the sampled all-in EV;
+    ``luck`` = ``net`` - ``allin_ev_net``, and ``luck_per_100``."""
     table = summed
     for rate, count, chances in RATES:
         top = np.asarray(summed.column(count).to_numpy(), dtype=np.float64)
@@ -368,13 +383,23 @@ def with_rates(summed: pa.Table) -> pa.Table:
             table = table.append_column(rate, pa.array(top / bottom, mask=bottom == 0))
     hands = np.asarray(summed.column("hands").to_numpy(), dtype=np.float64)
     bb_hands = np.asarray(summed.column("bb_hands").to_numpy(), dtype=np.float64)
+    net = np.asarray(summed.column("net").to_numpy(), dtype=np.float64)
+    ev = np.asarray(summed.column("allin_ev_net").to_numpy(), dtype=np.float64)
+    # The luck: what the cards dealt after the chips went in gave, beyond their equity.
+    results = {"luck": net - ev,
+               "allin_ev_se": np.sqrt(np.asarray(summed.column("allin_ev_variance").to_numpy(), np.float64))}
     with np.errstate(divide="ignore", invalid="ignore"):
-        table = table.append_column("net_per_100", pa.array(100 * summed.column("net").to_numpy() / hands))
+        results |= {"net_per_100": 100 * net / hands, "allin_ev_per_100": 100 * ev / hands,
+                    "luck_per_100": 100 * (net - ev) / hands}
         per_bb = 100 * summed.column("net_bb").to_numpy() / bb_hands
-        table = table.append_column("bb_per_100", pa.array(per_bb, mask=bb_hands == 0))
+    for name, values in results.items():
+        table = table.append_column(name, pa.array(values))
+    table = table.append_column("bb_per_100", pa.array(per_bb, mask=bb_hands == 0))
     # Each rate beside its count and its chances, the groups first and the results last.
     order = [name for name in summed.column_names if name not in (*COUNTS, *CHIPS)] + ["hands"]
     for columns in RATES:
         order += [name for name in columns if name not in order]
-    order += [name for name in (*COUNTS, *CHIPS, "net_per_100", "bb_per_100") if name not in order]
+    order += [name for name in (*COUNTS, "net", "net_per_100", "net_bb", "bb_per_100", "allin_ev_net",
+                                "allin_ev_per_100", "allin_ev_se", "allin_ev_variance", "luck",
+                                "luck_per_100") if name not in order]
     return table.select(order)

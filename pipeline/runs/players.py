@@ -42,7 +42,7 @@ from pipeline.formats import histories, readers
 from pipeline.formats.publish import OutputSet
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Source
 from pipeline.formats.writers import FORMATS, write_json, write_table
-from pipeline.hands import model, players
+from pipeline.hands import allin, model, players
 from pipeline.hands.duplicates import HandIds
 from pipeline.runs.runner import numbered
 
@@ -99,6 +99,10 @@ class Tally:
     ids: HandIds = dataclasses.field(default_factory=HandIds)  # of the hands read, to find those read twice
     #: The keys of the hands read before (:meth:`HandIds.duplicates`): set apart as ``duplicate``.
     duplicates: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, np.int64))
+    samples: int = allin.DEFAULT_SAMPLES  # how a preflop all-in is run out (pipeline.hands.allin)
+    seed: int = 0
+    exact: bool = False
+    allin: dict[str, int] = dataclasses.field(default_factory=dict)  # hands adjusted, and unknown
 
     def add(self, tables: dict[str, pa.Table]) -> None:
         """Count one batch's hand tables."""
@@ -124,8 +128,12 @@ class Tally:
                                           for name in ("source", "hand_id", "reason")}))
         hands, untimed = self.filters.hands(hands)
         self.untimed += untimed
-        counted = self.filters.seats(players.seat_counts(hands, tables["seats"], tables["actions"]))
-        self.sums.append(players.player_counts(counted, by=self.by))
+        every = players.seat_counts(hands, tables["seats"], tables["actions"], samples=self.samples,
+                                    seed=self.seed, exact=self.exact)
+        for name in ("allin_hands", "allin_unknown"):
+            flagged = every.filter(pc.equal(every.column(name), 1)).column("hand_key")
+            self.allin[name] = self.allin.get(name, 0) + len(pc.unique(flagged))
+        self.sums.append(players.player_counts(self.filters.seats(every), by=self.by))
         if len(self.sums) >= _MERGE_EVERY:
             self.sums = [players.player_counts(pa.concat_tables(self.sums), by=self.by)]
 
@@ -158,33 +166,76 @@ def _parts(folder: Path, entry: str) -> list[Path]:
     return [path]
 
 
-def _read(path: Path, name: str) -> pa.Table:
-    """A hand table written by a run, in its schema."""
+def _pieces(path: Path, name: str) -> Iterator[pa.Table]:
+    """A hand table a run wrote, in its schema: a Parquet file a row group at a time (a run writes
+    each batch's rows of the three tables as one row group each), a CSV file whole."""
     schema = model.TABLES[name]
     try:
         if path.suffix == ".parquet":
-            return pq.read_table(path).cast(schema)
+            parquet = pq.ParquetFile(path)
+            for group in range(parquet.num_row_groups):
+                yield parquet.read_row_group(group).cast(schema)
+            return
         # A run writes a null as an empty field: read one back as null (a hand without an id, a
         # site), not as text of its own.
         options = pacsv.ConvertOptions(strings_can_be_null=True, column_types={
             field.name: field.type.value_type if pa.types.is_dictionary(field.type) else field.type
             for field in schema})
-        return pacsv.read_csv(path, convert_options=options).cast(schema)
+        yield pacsv.read_csv(path, convert_options=options).cast(schema)
     except (OSError, pa.ArrowException) as error:
         raise InputError(f"{path}: cannot be read as a {name} table ({error})") from None
 
 
+class _Upto:
+    """The rows of a table's pieces up to a hand key, the pieces read as they are needed: a run
+    writes hands in key order, so the rows of the hands up to a key are a prefix."""
+
+    def __init__(self, pieces: Iterator[pa.Table]) -> None:
+        self.pieces = pieces
+        self.waiting: list[pa.Table] = []
+
+    def take(self, last: int) -> pa.Table:
+        taken = []
+        while True:
+            if not self.waiting:
+                piece = next(self.pieces, None)
+                if piece is None:
+                    break
+                self.waiting.append(piece)
+            piece = self.waiting.pop(0)
+            keys = piece.column("hand_key").to_numpy()
+            cut = int(np.searchsorted(keys, last, side="right"))
+            taken.append(piece.slice(0, cut))
+            if cut < piece.num_rows:
+                self.waiting.insert(0, piece.slice(cut))
+                break
+        return pa.concat_tables(taken) if taken else pa.table({})
+
+
 def _folder_tables(folder: Path, entries: dict[str, str], place: int) -> Iterator[dict[str, pa.Table]]:
-    """A run's tables a part (or a file) at a time, their hand keys above those of the inputs before."""
+    """A run's tables a row group of hands (or a CSV file) at a time, with the seats and actions of
+    those hands, their hand keys above those of the inputs before."""
     parts = {name: _parts(folder, entry) for name, entry in entries.items()}
     if len({len(found) for found in parts.values()}) != 1:
         raise InputError(f"{folder}: its hands, seats and actions tables have different numbers of parts")
+    shift = pa.scalar(place << _FOLDER_BITS, pa.int64())
     for files in zip(*parts.values()):
-        tables = {name: _read(path, name) for name, path in zip(parts, files)}
-        for name, table in tables.items():
-            keys = pc.add(table.column("hand_key"), pa.scalar(place << _FOLDER_BITS, pa.int64()))
-            tables[name] = table.set_column(table.schema.get_field_index("hand_key"), "hand_key", keys)
-        yield tables
+        paths = dict(zip(parts, files))
+        rest = {name: _Upto(_pieces(paths[name], name)) for name in ("seats", "actions")}
+        for hands in _pieces(paths["hands"], "hands"):
+            if not hands.num_rows:
+                continue
+            keys = hands.column("hand_key").to_numpy()
+            if (np.diff(keys) < 0).any():
+                raise InputError(f"{paths['hands']}: its hands are not in hand_key order, as a run "
+                                 f"writes them")
+            tables = {"hands": hands, **{name: cursor.take(int(keys[-1])) for name, cursor in rest.items()}}
+            for name, table in tables.items():
+                if not table.num_columns:
+                    table = model.TABLES[name].empty_table()
+                tables[name] = table.set_column(table.schema.get_field_index("hand_key"), "hand_key",
+                                                pc.add(table.column("hand_key"), shift))
+            yield tables
 
 
 def _history_tables(sources: Sequence[Source], batch_rows: int) -> Iterator[dict[str, pa.Table]]:
@@ -196,7 +247,9 @@ def _history_tables(sources: Sequence[Source], batch_rows: int) -> Iterator[dict
 
 def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                       output_format: str = "csv", by: Sequence[str] = (), filters: Filters = Filters(),
-                      min_hands: int = 0, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict[str, Any]:
+                      min_hands: int = 0, batch_rows: int = DEFAULT_BATCH_ROWS,
+                      samples: int = allin.DEFAULT_SAMPLES, seed: int = 0,
+                      exact: bool = False) -> dict[str, Any]:
     """``pokerpipe players``: every player's statistics into ``outdir``; return the summary written.
 
     Raises
@@ -230,7 +283,7 @@ def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os
     groups = tuple(column for name in by for column in BY[name])
 
     def tally(duplicates: np.ndarray) -> Tally:
-        counted = Tally(groups, filters, duplicates=duplicates)
+        counted = Tally(groups, filters, duplicates=duplicates, samples=samples, seed=seed, exact=exact)
         for tables in _history_tables(sources, batch_rows):
             counted.add(tables)
         for place, (folder, entries) in enumerate(folders, start=1):
@@ -260,6 +313,9 @@ def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os
             "hands_set_apart": sum(counted.set_apart.values()), "set_apart": counted.set_apart,
             "hands_rejected": counted.outcomes.get(str(model.Outcome.REJECTED), 0),
             "hands_without_time": counted.untimed,
+            "allin_ev": {"hands_adjusted": counted.allin.get("allin_hands", 0),
+                         "hands_unknown": counted.allin.get("allin_unknown", 0),
+                         "preflop": "enumerated" if exact else f"{samples:,} run-outs sampled, seed {seed}"},
             "by": list(by), "players": table.num_rows,
             "outputs": {RESULTS_STEM: name, "rejects": "rejects.csv"},
         }
