@@ -473,12 +473,15 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Same seed, same all-in EVs.")
 @click.option("--exact", is_flag=True, help="Enumerate a preflop all-in's run-outs (1,712,304 heads-up).")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Threads parsing and counting (default: the cores this process may use).  The "
+                   "rows written do not depend on it.")
 @click.option("--batch-rows", type=click.IntRange(min=1), default=DEFAULT_BATCH_ROWS,
               show_default=True, help="Hands read at a time; bounds memory.")
 @click.option("-q", "--quiet", is_flag=True, help="No closing line on stderr.")
 def players(inputs: tuple[str, ...], outdir: str, output_format: str, by: tuple[str, ...],
             names: tuple[str, ...], since: Any, until: Any, min_hands: int, samples: int, seed: int,
-            exact: bool, batch_rows: int, quiet: bool) -> None:
+            exact: bool, threads: int | None, batch_rows: int, quiet: bool) -> None:
     """Each player's VPIP, PFR, 3-bet, AF, WTSD, c-bet, steal... results and all-in EV.
 
     INPUTS are hand histories as for `run`, or the output folders of runs
@@ -494,7 +497,7 @@ def players(inputs: tuple[str, ...], outdir: str, output_format: str, by: tuple[
     try:
         summary = player_statistics(list(inputs), outdir, output_format=output_format, by=by,
                                     filters=filters, min_hands=min_hands, batch_rows=batch_rows,
-                                    samples=samples, seed=seed, exact=exact)
+                                    samples=samples, seed=seed, exact=exact, threads=threads)
     except PokerpipeError as error:
         raise _one_line(error) from None
     if not quiet:

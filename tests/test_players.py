@@ -16,7 +16,7 @@ from pipeline.hands import players as stats
 from pipeline.runs.players import Filters, player_statistics
 from pipeline.runs.runner import LocalEngine, Run
 
-from .conftest import RAW
+from .conftest import DATA, RAW
 
 STARS = RAW / "pokerstars"
 
@@ -142,3 +142,14 @@ def test_all_in_ev_keeps_the_chips_and_says_what_it_adjusted(tmp_path):
     assert sum(row["allin_ev_net"] for row in rows) == pytest.approx(total_net, abs=1e-6)
     assert all(row["luck"] == pytest.approx(row["net"] - row["allin_ev_net"]) for row in rows)
     assert any(row["luck"] != 0 for row in rows)
+
+
+def test_the_rows_do_not_depend_on_the_threads_or_the_batches(tmp_path):
+    inputs = [RAW / "phh", STARS, DATA / "pokerstars"]
+    one = player_statistics(inputs, tmp_path / "one", output_format="parquet", threads=1)
+    many = player_statistics(inputs, tmp_path / "many", output_format="parquet", threads=3, batch_rows=7)
+    assert one == many
+    assert table(tmp_path / "many").equals(table(tmp_path / "one"))
+    assert (tmp_path / "many" / "rejects.csv").read_bytes() == (tmp_path / "one" / "rejects.csv").read_bytes()
+    rejected = pacsv.read_csv(tmp_path / "one" / "rejects.csv")
+    assert one["hands_rejected"] == rejected.num_rows > 0  # a reason holding a comma, quoted

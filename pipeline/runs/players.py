@@ -40,11 +40,12 @@ import pyarrow.parquet as pq
 from pipeline.errors import InputError, UsageError
 from pipeline.formats import histories, readers
 from pipeline.formats.publish import OutputSet
-from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Source
-from pipeline.formats.writers import FORMATS, write_json, write_table
+from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, PendingBatch, Source
+from pipeline.formats.writers import FORMATS, TableWriter, write_json
 from pipeline.hands import allin, model, players
 from pipeline.hands.duplicates import HandIds
 from pipeline.runs.runner import numbered
+from pipeline.runs.threads import available_cores, run_ordered
 
 #: What ``--by`` may name, and the columns each groups by.
 BY = {"position": ("position",), "site": ("site",), "stakes": ("small_blind", "big_blind"),
@@ -104,8 +105,27 @@ class Tally:
     exact: bool = False
     allin: dict[str, int] = dataclasses.field(default_factory=dict)  # hands adjusted, and unknown
 
-    def add(self, tables: dict[str, pa.Table]) -> None:
-        """Count one batch's hand tables."""
+    def count(self, tables: dict[str, pa.Table]) -> Tally:
+        """The counts of one batch's hand tables, apart (on a thread of its own)."""
+        part = dataclasses.replace(self, outcomes={}, set_apart={}, untimed=0, sums=[], rejects=[],
+                                   ids=HandIds(), allin={})
+        part._add(tables)
+        return part
+
+    def merge(self, part: Tally) -> None:
+        """Add a batch's counts (:meth:`count`), in input order."""
+        for mine, theirs in ((self.outcomes, part.outcomes), (self.set_apart, part.set_apart),
+                             (self.allin, part.allin)):
+            for name, value in theirs.items():
+                mine[name] = mine.get(name, 0) + value
+        self.untimed += part.untimed
+        self.rejects += part.rejects
+        self.ids += part.ids
+        self.sums += part.sums
+        if len(self.sums) >= _MERGE_EVERY:
+            self.sums = [players.player_counts(pa.concat_tables(self.sums), by=self.by)]
+
+    def _add(self, tables: dict[str, pa.Table]) -> None:
         hands = tables["hands"]
         self.ids += HandIds.of_hands(hands)
         if len(self.duplicates):
@@ -134,8 +154,6 @@ class Tally:
             flagged = every.filter(pc.equal(every.column(name), 1)).column("hand_key")
             self.allin[name] = self.allin.get(name, 0) + len(pc.unique(flagged))
         self.sums.append(players.player_counts(self.filters.seats(every), by=self.by))
-        if len(self.sums) >= _MERGE_EVERY:
-            self.sums = [players.player_counts(pa.concat_tables(self.sums), by=self.by)]
 
     def total(self) -> pa.Table:
         """Every player's sums and rates."""
@@ -238,18 +256,25 @@ def _folder_tables(folder: Path, entries: dict[str, str], place: int) -> Iterato
             yield tables
 
 
-def _history_tables(sources: Sequence[Source], batch_rows: int) -> Iterator[dict[str, pa.Table]]:
+def _history_batches(sources: Sequence[Source], batch_rows: int) -> Iterator[Batch | PendingBatch]:
+    """The batches of hand histories, those a thread parses left pending."""
     for source in sources:
-        for batch in readers.read_batches(source, histories.COLUMNS, batch_rows=batch_rows):
-            if batch.hand_tables:
-                yield batch.hand_tables
+        yield from readers.read_pending(source, histories.COLUMNS, batch_rows=batch_rows)
+
+
+def _tables_of(item: Batch | PendingBatch | dict[str, pa.Table]) -> dict[str, pa.Table]:
+    """The hand tables of a batch (parsed here when pending) or of a run's row group."""
+    if isinstance(item, dict):
+        return item
+    batch = item.load() if isinstance(item, PendingBatch) else item
+    return batch.hand_tables or {name: schema.empty_table() for name, schema in model.TABLES.items()}
 
 
 def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                       output_format: str = "csv", by: Sequence[str] = (), filters: Filters = Filters(),
                       min_hands: int = 0, batch_rows: int = DEFAULT_BATCH_ROWS,
-                      samples: int = allin.DEFAULT_SAMPLES, seed: int = 0,
-                      exact: bool = False) -> dict[str, Any]:
+                      samples: int = allin.DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
+                      threads: int | None = None) -> dict[str, Any]:
     """``pokerpipe players``: every player's statistics into ``outdir``; return the summary written.
 
     Raises
@@ -282,13 +307,16 @@ def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os
                          f"folders of runs over them")
     groups = tuple(column for name in by for column in BY[name])
 
+    def items() -> Iterator[Batch | PendingBatch | dict[str, pa.Table]]:
+        yield from _history_batches(sources, batch_rows)
+        for place, (folder, entries) in enumerate(folders, start=1):
+            yield from _folder_tables(folder, entries, place)
+
     def tally(duplicates: np.ndarray) -> Tally:
         counted = Tally(groups, filters, duplicates=duplicates, samples=samples, seed=seed, exact=exact)
-        for tables in _history_tables(sources, batch_rows):
-            counted.add(tables)
-        for place, (folder, entries) in enumerate(folders, start=1):
-            for tables in _folder_tables(folder, entries, place):
-                counted.add(tables)
+        # Parsed and counted on the threads, added up in input order (pipeline.runs.threads).
+        run_ordered(items(), lambda item: counted.count(_tables_of(item)), counted.merge,
+                    threads=threads or available_cores())
         return counted
 
     counted = tally(np.zeros(0, np.int64))
@@ -300,11 +328,14 @@ def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os
         table = table.filter(pc.greater_equal(table.column("hands"), min_hands))
     name = f"{RESULTS_STEM}.{output_format}"
     with OutputSet(outdir) as staged:
-        write_table(staged.path / name, table)
+        # Names and reasons are the sites' text: quoted where they hold a comma or a quote.
+        with TableWriter(staged.path / name, schema=table.schema, quote_strings=True) as writer:
+            writer.write(table)
         rejects = pa.concat_tables(counted.rejects) if counted.rejects else pa.table(
             {"source": pa.array([], pa.string()), "hand_id": pa.array([], pa.string()),
              "reason": pa.array([], pa.string())})
-        write_table(staged.path / "rejects.csv", rejects)
+        with TableWriter(staged.path / "rejects.csv", schema=rejects.schema, quote_strings=True) as writer:
+            writer.write(rejects)
         read = sum(counted.outcomes.values())
         used = sum(counted.outcomes.get(str(outcome), 0) for outcome in players.COUNTED)
         summary = {
