@@ -476,12 +476,17 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Threads parsing and counting (default: the cores this process may use).  The "
                    "rows written do not depend on it.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="With one --player: draw the player's running net, all-in EV and winnings with "
+                   "and without showdown, hand after hand, to FILE (.png, .svg or .pdf).")
+@click.option("--force", is_flag=True, help="Replace the --plot file if it exists.")
 @click.option("--batch-rows", type=click.IntRange(min=1), default=DEFAULT_BATCH_ROWS,
               show_default=True, help="Hands read at a time; bounds memory.")
 @click.option("-q", "--quiet", is_flag=True, help="No closing line on stderr.")
 def players(inputs: tuple[str, ...], outdir: str, output_format: str, by: tuple[str, ...],
             names: tuple[str, ...], since: Any, until: Any, min_hands: int, samples: int, seed: int,
-            exact: bool, threads: int | None, batch_rows: int, quiet: bool) -> None:
+            exact: bool, threads: int | None, plot_path: str | None, force: bool, batch_rows: int,
+            quiet: bool) -> None:
     """Each player's VPIP, PFR, 3-bet, AF, WTSD, c-bet, steal... results and all-in EV.
 
     INPUTS are hand histories as for `run`, or the output folders of runs
@@ -497,7 +502,8 @@ def players(inputs: tuple[str, ...], outdir: str, output_format: str, by: tuple[
     try:
         summary = player_statistics(list(inputs), outdir, output_format=output_format, by=by,
                                     filters=filters, min_hands=min_hands, batch_rows=batch_rows,
-                                    samples=samples, seed=seed, exact=exact, threads=threads)
+                                    samples=samples, seed=seed, exact=exact, threads=threads,
+                                    plot=plot_path, replace_plot=force)
     except PokerpipeError as error:
         raise _one_line(error) from None
     if not quiet:

@@ -371,3 +371,16 @@ def test_kept_columns_come_row_for_row_as_on_the_local_engine(client, tmp_path, 
     assert list(kept[:900]) == [f"P{i}" for i in range(900)]
     assert list(kept[900:1200]) == [str(20_000 + i) for i in range(300)]
     assert (kept[1200:].isna() | (kept[1200:] == "")).all() and len(kept) == 1250
+
+
+def test_players_from_the_dask_parts_equal_one_pass(client, tmp_path):
+    from pipeline.runs.players import player_statistics
+
+    inputs = [str(RAW / "pokerstars"), str(RAW / "phh")]
+    cluster.execute(Run(inputs, tmp_path / "dask", output_format="parquet"), scheduler=client)
+    one = player_statistics(inputs, tmp_path / "one", output_format="parquet", threads=1)
+    parts = player_statistics([tmp_path / "dask"], tmp_path / "parts", output_format="parquet")
+    assert {k: parts[k] for k in ("hands_read", "hands_used", "players", "allin_ev")} == \
+        {k: one[k] for k in ("hands_read", "hands_used", "players", "allin_ev")}
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "parts" / "players.parquet"),
+                                  pd.read_parquet(tmp_path / "one" / "players.parquet"))

@@ -153,3 +153,46 @@ def test_the_rows_do_not_depend_on_the_threads_or_the_batches(tmp_path):
     assert (tmp_path / "many" / "rejects.csv").read_bytes() == (tmp_path / "one" / "rejects.csv").read_bytes()
     rejected = pacsv.read_csv(tmp_path / "one" / "rejects.csv")
     assert one["hands_rejected"] == rejected.num_rows > 0  # a reason holding a comma, quoted
+
+
+def test_a_players_plot_draws_the_running_results_in_time_order(runner, tmp_path):
+    from pipeline.formats import histories, readers
+    from pipeline.runs import players as command
+    from pipeline.runs.runner import numbered
+
+    out, picture = tmp_path / "out", tmp_path / "pluribus.png"
+    result = runner.invoke(cli, ["players", str(RAW / "phh" / "pluribus"), "-o", str(out), "--player",
+                                 "Pluribus", "--plot", str(picture)])
+    assert result.exit_code == 0, result.output
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    [row] = table(out).to_pylist()
+    # The same hands read again, kept for the series: the last running net is the player's net.
+    counted = command.Tally((), Filters(players=("Pluribus",)), plotted="Pluribus")
+    for source in numbered(readers.find_sources([RAW / "phh" / "pluribus"]).sources):
+        for batch in readers.read_batches(source, histories.COLUMNS):
+            counted.merge(counted.count(batch.hand_tables))
+    drawn = command.series("Pluribus", counted.hands_of)
+    assert drawn.unit == "big blinds" and len(drawn.net) == row["hands"] == 151
+    assert drawn.net[-1] == pytest.approx(row["net_bb"])
+    assert drawn.showdown[-1] + drawn.no_showdown[-1] == pytest.approx(drawn.net[-1])
+    assert drawn.showdown[-1] != 0 and drawn.no_showdown[-1] != 0
+
+
+@pytest.mark.parametrize("extra", [[], ["--player", "Pluribus", "--player", "MrWhite"]])
+def test_a_plot_draws_exactly_one_player(runner, tmp_path, extra):
+    result = runner.invoke(cli, ["players", str(RAW / "phh" / "pluribus"), "-o", str(tmp_path / "out"),
+                                 "--plot", str(tmp_path / "p.png"), *extra])
+    assert result.exit_code == 2 and "give exactly one --player NAME" in result.output
+    assert not (tmp_path / "out").exists() and not (tmp_path / "p.png").exists()
+
+
+def test_a_plot_file_of_the_users_is_kept_without_force(runner, tmp_path):
+    picture = tmp_path / "mine.png"
+    picture.write_bytes(b"mine")
+    args = ["players", str(RAW / "phh" / "pluribus"), "-o", str(tmp_path / "out"), "--player", "Pluribus",
+            "--plot", str(picture)]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 2 and "--force" in result.output
+    assert picture.read_bytes() == b"mine" and not (tmp_path / "out").exists()
+    assert runner.invoke(cli, [*args, "--force"]).exit_code == 0
+    assert picture.read_bytes()[:4] == b"\x89PNG"

@@ -120,7 +120,7 @@ def _card_count(board: pa.Array | pa.ChunkedArray) -> NDArray[np.int64]:
     return np.asarray(letters.to_numpy(zero_copy_only=False), dtype=np.int64) // 2
 
 
-def _rows_of(keys: NDArray[np.int64], wanted: NDArray[np.int64]) -> NDArray[np.int64]:
+def rows_of(keys: NDArray[np.int64], wanted: NDArray[np.int64]) -> NDArray[np.int64]:
     """For each of ``wanted``, the row of ``keys`` holding it, -1 where none does."""
     order = np.argsort(keys, kind="stable")
     if not len(order):
@@ -158,7 +158,7 @@ class _Played:
         if not ((keys[1:] >= keys[:-1]).all() and (index[1:][same] > index[:-1][same]).all()):
             order = np.lexsort((index, keys))  # the tables as a run writes them need no sort
             keys, street, action, seat = keys[order], street[order], action[order], seat[order]
-        row = _rows_of(seat_keys, _seat_key(keys, seat))
+        row = rows_of(seat_keys, _seat_key(keys, seat))
         mine = row >= 0  # the actions of seats not counted go
         if not mine.all():
             keys, street, action, seat, row = keys[mine], street[mine], action[mine], seat[mine], row[mine]
@@ -297,7 +297,7 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table, *, samples:
     """
     counted_codes = [model.VOCABULARIES["outcome"].index(str(name)) for name in COUNTED]
     counted = np.isin(codes(hands.column("outcome"), "outcome"), counted_codes)
-    seat_hand = _rows_of(hands.column("hand_key").to_numpy(), seats.column("hand_key").to_numpy())
+    seat_hand = rows_of(hands.column("hand_key").to_numpy(), seats.column("hand_key").to_numpy())
     kept = (seat_hand >= 0) & (counted[np.maximum(seat_hand, 0)] if len(counted) else False)
     seats = seats.select(["hand_key", "seat", "player", "position", "folded_street", "all_in_street",
                           "at_showdown", "contributed", "received", "net", "hole_cards"])

@@ -38,12 +38,13 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from pipeline.errors import InputError, UsageError
-from pipeline.formats import histories, readers
+from pipeline.formats import histories, readers, writers
 from pipeline.formats.publish import OutputSet
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, PendingBatch, Source
 from pipeline.formats.writers import FORMATS, TableWriter, write_json
 from pipeline.hands import allin, model, players
 from pipeline.hands.duplicates import HandIds
+from pipeline.runs import report
 from pipeline.runs.runner import numbered
 from pipeline.runs.threads import available_cores, run_ordered
 
@@ -104,11 +105,13 @@ class Tally:
     seed: int = 0
     exact: bool = False
     allin: dict[str, int] = dataclasses.field(default_factory=dict)  # hands adjusted, and unknown
+    plotted: str | None = None  # the player whose hands are kept for --plot, one row each
+    hands_of: list[pa.Table] = dataclasses.field(default_factory=list)
 
     def count(self, tables: dict[str, pa.Table]) -> Tally:
         """The counts of one batch's hand tables, apart (on a thread of its own)."""
         part = dataclasses.replace(self, outcomes={}, set_apart={}, untimed=0, sums=[], rejects=[],
-                                   ids=HandIds(), allin={})
+                                   ids=HandIds(), allin={}, hands_of=[])
         part._add(tables)
         return part
 
@@ -120,6 +123,7 @@ class Tally:
                 mine[name] = mine.get(name, 0) + value
         self.untimed += part.untimed
         self.rejects += part.rejects
+        self.hands_of += part.hands_of
         self.ids += part.ids
         self.sums += part.sums
         if len(self.sums) >= _MERGE_EVERY:
@@ -154,6 +158,12 @@ class Tally:
             flagged = every.filter(pc.equal(every.column(name), 1)).column("hand_key")
             self.allin[name] = self.allin.get(name, 0) + len(pc.unique(flagged))
         self.sums.append(players.player_counts(self.filters.seats(every), by=self.by))
+        if self.plotted is not None:
+            mine = every.filter(pc.equal(pc.cast(every.column("player"), pa.string()), self.plotted))
+            time = hands.column("time").take(pa.array(players.rows_of(hands.column("hand_key").to_numpy(),
+                                                                     mine.column("hand_key").to_numpy())))
+            self.hands_of.append(mine.select(["hand_key", "net", "big_blind", "bb_hands", "allin_ev_net",
+                                              "showdowns"]).append_column("time", time))
 
     def total(self) -> pa.Table:
         """Every player's sums and rates."""
@@ -270,11 +280,69 @@ def _tables_of(item: Batch | PendingBatch | dict[str, pa.Table]) -> dict[str, pa
     return batch.hand_tables or {name: schema.empty_table() for name, schema in model.TABLES.items()}
 
 
+@dataclasses.dataclass(frozen=True)
+class Series:
+    """One player's results hand after hand, as ``--plot`` draws them: running sums, shape (hands,)."""
+
+    player: str
+    unit: str  # "big blinds", or "chips" where a hand names no big blind
+    net: np.ndarray
+    allin_ev: np.ndarray
+    showdown: np.ndarray  # the net of the hands that went to a showdown
+    no_showdown: np.ndarray
+
+
+def series(player: str, hands: Sequence[pa.Table]) -> Series:
+    """A player's running results, in time order (input order where a hand has no time)."""
+    table = pa.concat_tables(hands) if hands else pa.table({name: pa.array([], pa.float64()) for name in (
+        "hand_key", "net", "big_blind", "bb_hands", "allin_ev_net", "showdowns", "time")})
+    keys = np.asarray(table.column("hand_key").to_numpy(), np.int64)
+    if table.num_rows and table.column("time").null_count == 0:
+        times = pc.cast(table.column("time"), pa.int64()).to_numpy()
+        order = np.lexsort((keys, times))
+    else:
+        order = np.argsort(keys, kind="stable")
+    net = np.asarray(table.column("net").to_numpy(), np.float64)[order]
+    ev = np.asarray(table.column("allin_ev_net").to_numpy(), np.float64)[order]
+    in_bb = table.num_rows > 0 and bool(np.all(table.column("bb_hands").to_numpy() == 1))
+    if in_bb:  # each hand's chips in its own big blinds
+        blinds = np.asarray(table.column("big_blind").to_numpy(zero_copy_only=False), np.float64)[order]
+        net, ev = net / blinds, ev / blinds
+    shown = np.asarray(table.column("showdowns").to_numpy(), np.int64)[order] == 1
+    return Series(player, "big blinds" if in_bb else "chips", np.cumsum(net), np.cumsum(ev),
+                  np.cumsum(np.where(shown, net, 0.0)), np.cumsum(np.where(shown, 0.0, net)))
+
+
+def plot_series(drawn: Series, path: str | os.PathLike[str], *, replace: bool = False) -> None:
+    """Draw a player's running net, all-in EV and winnings with and without showdown to ``path``."""
+    image_format = report.plot_format(path, replace=replace)
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as error:
+        raise ImportError(f"--plot needs matplotlib ({error}): {report.PLOT_INSTALL_HINT}") from None
+    figure = Figure(figsize=(9, 5), layout="constrained")
+    FigureCanvasAgg(figure)
+    ax = figure.subplots()
+    hands = np.arange(1, len(drawn.net) + 1)
+    for values, label in ((drawn.net, "net won"), (drawn.allin_ev, "all-in EV"),
+                          (drawn.showdown, "won at showdown"), (drawn.no_showdown, "won without showdown")):
+        ax.plot(hands, values, label=label, linewidth=1.2)
+    ax.axhline(0, color="grey", linewidth=0.6)
+    ax.set_xlabel("hands")
+    ax.set_ylabel(drawn.unit)
+    ax.set_title(f"{drawn.player}: {len(hands):,} hands")
+    ax.legend()
+    with writers.atomic_path(path, make_parents=False, replace=replace) as temporary:
+        figure.savefig(temporary, format=image_format, dpi=100)
+
+
 def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                       output_format: str = "csv", by: Sequence[str] = (), filters: Filters = Filters(),
                       min_hands: int = 0, batch_rows: int = DEFAULT_BATCH_ROWS,
                       samples: int = allin.DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
-                      threads: int | None = None) -> dict[str, Any]:
+                      threads: int | None = None, plot: str | os.PathLike[str] | None = None,
+                      replace_plot: bool = False) -> dict[str, Any]:
     """``pokerpipe players``: every player's statistics into ``outdir``; return the summary written.
 
     Raises
@@ -291,6 +359,10 @@ def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os
         raise UsageError(f"--by {unknown[0]!r}: expected one of {', '.join(BY)}")
     if filters.since and filters.until and filters.since > filters.until:
         raise UsageError(f"--since {filters.since} is after --until {filters.until}")
+    if plot is not None:
+        if len(filters.players) != 1:
+            raise UsageError("--plot draws one player: give exactly one --player NAME")
+        report.plot_format(plot, replace=replace_plot)  # before any input is read
     OutputSet(outdir).check()
     folders, patterns = [], []
     for given in inputs:
@@ -313,7 +385,8 @@ def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os
             yield from _folder_tables(folder, entries, place)
 
     def tally(duplicates: np.ndarray) -> Tally:
-        counted = Tally(groups, filters, duplicates=duplicates, samples=samples, seed=seed, exact=exact)
+        counted = Tally(groups, filters, duplicates=duplicates, samples=samples, seed=seed, exact=exact,
+                        plotted=filters.players[0] if plot is not None else None)
         # Parsed and counted on the threads, added up in input order (pipeline.runs.threads).
         run_ordered(items(), lambda item: counted.count(_tables_of(item)), counted.merge,
                     threads=threads or available_cores())
@@ -351,4 +424,6 @@ def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os
             "outputs": {RESULTS_STEM: name, "rejects": "rejects.csv"},
         }
         write_json(staged.path / "summary.json", summary)
+        if plot is not None:  # drawn before the set is published: a plot that fails publishes nothing
+            plot_series(series(filters.players[0], counted.hands_of), plot, replace=replace_plot)
     return summary
