@@ -196,3 +196,13 @@ def test_a_plot_file_of_the_users_is_kept_without_force(runner, tmp_path):
     assert picture.read_bytes() == b"mine" and not (tmp_path / "out").exists()
     assert runner.invoke(cli, [*args, "--force"]).exit_code == 0
     assert picture.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_table_without_a_column_it_needs_is_one_line_naming_it(runner, tmp_path):
+    Run([STARS], tmp_path / "run", output_format="parquet").execute(LocalEngine(threads=1))
+    seats = pq.read_table(tmp_path / "run" / "seats.parquet")
+    pq.write_table(seats.drop_columns(["contributed", "hole_cards"]), tmp_path / "run" / "seats.parquet")
+    result = runner.invoke(cli, ["players", str(tmp_path / "run"), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "a seats table without the columns contributed, hole_cards" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and not (tmp_path / "out").exists()

@@ -201,6 +201,7 @@ def _pieces(path: Path, name: str) -> Iterator[pa.Table]:
     try:
         if path.suffix == ".parquet":
             parquet = pq.ParquetFile(path)
+            _check_columns(path, name, parquet.schema_arrow.names)
             for group in range(parquet.num_row_groups):
                 yield parquet.read_row_group(group).cast(schema)
             return
@@ -209,9 +210,19 @@ def _pieces(path: Path, name: str) -> Iterator[pa.Table]:
         options = pacsv.ConvertOptions(strings_can_be_null=True, column_types={
             field.name: field.type.value_type if pa.types.is_dictionary(field.type) else field.type
             for field in schema})
+        header = pacsv.open_csv(path).schema.names
+        _check_columns(path, name, header)
         yield pacsv.read_csv(path, convert_options=options).cast(schema)
     except (OSError, pa.ArrowException) as error:
         raise InputError(f"{path}: cannot be read as a {name} table ({error})") from None
+
+
+def _check_columns(path: Path, name: str, found: Sequence[str]) -> None:
+    """InputError naming the columns of a hand table that a file lacks."""
+    missing = [column for column in model.TABLES[name].names if column not in found]
+    if missing:
+        raise InputError(f"{path}: a {name} table without the columns {', '.join(missing)}: "
+                         f"write it with pokerpipe run")
 
 
 class _Upto:
