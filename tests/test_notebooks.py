@@ -38,6 +38,9 @@ ARTEFACTS = {
         *(NOTEBOOK_OUT / "run" / name
           for name in ("summary.json", "categories.csv", "ties.csv", "winners.csv", "rejects.csv")),
         *(NOTEBOOK_OUT / "showdowns" / name for name in ("summary.json", "categories.csv")),
+        *(NOTEBOOK_OUT / folder / name for folder in ("players", "players-all", "players-real")
+          for name in ("summary.json", "players.csv")),
+        NOTEBOOK_OUT / "pluribus.png",
     ],
 }
 
@@ -127,8 +130,9 @@ def test_notebook_runs(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
     if path.name == "category_frequencies.ipynb":
         images = [o for o in outputs if "image/png" in o.get("data", {})]
-        assert len(images) == 5, f"expected 5 plots, got {len(images)}"
-        assert len(plots) == len(images)
+        # Five drawn in the notebook, and the picture pokerpipe players --plot drew, shown.
+        assert len(images) == 6, f"expected 6 plots, got {len(images)}"
+        assert len(plots) + 1 == len(images)
         summary = json.loads((NOTEBOOK_OUT / "run" / "summary.json").read_text(encoding="utf-8"))
         assert [record["rows"] for record in summary["inputs"]] == [ROWS] * 3
         assert summary["rows_scored"] == 3 * ROWS and summary["rows_rejected"] == 0

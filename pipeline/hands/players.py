@@ -66,15 +66,16 @@ COUNTS = ("hands", "vpip_count", "vpip_opportunities", "pfr_count", "three_bet_c
           "fold_to_cbet_count", "fold_to_cbet_opportunities", "steal_count", "steal_opportunities",
           "bb_hands", "allin_hands", "allin_unknown")
 #: The chips columns, summed too: ``net`` in chips, ``net_bb`` in big blinds over ``bb_hands``,
-#: ``allin_ev_net`` in chips (:mod:`pipeline.hands.allin`) and the variance of its sampling.
-CHIPS = ("net", "net_bb", "allin_ev_net", "allin_ev_variance")
+#: ``allin_ev_net`` in chips and ``allin_ev_bb`` in big blinds (:mod:`pipeline.hands.allin`), and the
+#: variance of its sampling.
+CHIPS = ("net", "net_bb", "allin_ev_net", "allin_ev_bb", "allin_ev_variance")
 #: The columns a seat row carries from its hand and seat, by which rows may be grouped.
 GROUPS = ("player", "currency", "tournament", "position", "site", "small_blind", "big_blind", "game",
           "betting")
 #: The hand outcomes whose seats count: hands played and accounted for (not rejected, not set apart).
 #: The unit each chips column is summed in, exactly: chips and big blinds are kept to 8 decimals,
 #: a variance (chips squared, large) to 4.
-_UNITS = {"net": 1e8, "net_bb": 1e8, "allin_ev_net": 1e8, "allin_ev_variance": 1e4}
+_UNITS = {"net": 1e8, "net_bb": 1e8, "allin_ev_net": 1e8, "allin_ev_bb": 1e8, "allin_ev_variance": 1e4}
 COUNTED = (model.Outcome.SCORED, model.Outcome.NO_SHOWDOWN, model.Outcome.UNKNOWN_CARDS)
 _STEALS = (Position.CO, Position.BTN, Position.SB)
 
@@ -337,6 +338,7 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table, *, samples:
         "net": pa.array(net),
         "net_bb": pa.array(np.round(np.where(has_bb, net / np.where(has_bb, big_blind, 1.0), 0.0), 8)),
         "allin_ev_net": pa.array(np.round(ev.ev, 8)),
+        "allin_ev_bb": pa.array(np.round(np.where(has_bb, ev.ev / np.where(has_bb, big_blind, 1.0), 0.0), 8)),
         "allin_ev_variance": pa.array(np.round(ev.variance, 4)),
     })
 
@@ -373,8 +375,9 @@ def player_counts(counts: pa.Table, *, by: tuple[str, ...] = ()) -> pa.Table:
 def with_rates(summed: pa.Table) -> pa.Table:
     """``summed`` (:func:`player_counts`) with each rate of :data:`RATES` (null where it has no
     chances) and the results: per 100 hands ``net_per_100``, ``bb_per_100`` (null without a big
-    blind) and ``allin_ev_per_100``; ``allin_ev_se``, the standard error of the sampled all-in EV;
-    ``luck`` = ``net`` - ``allin_ev_net``, and ``luck_per_100``."""
+    blind), ``allin_ev_per_100`` and ``allin_ev_bb_per_100``; ``allin_ev_se``, the standard error
+    of the sampled all-in EV; ``luck`` = ``net`` - ``allin_ev_net``, ``luck_per_100`` and
+    ``luck_bb_per_100``."""
     table = summed
     for rate, count, chances in RATES:
         top = np.asarray(summed.column(count).to_numpy(), dtype=np.float64)
@@ -391,15 +394,19 @@ def with_rates(summed: pa.Table) -> pa.Table:
     with np.errstate(divide="ignore", invalid="ignore"):
         results |= {"net_per_100": 100 * net / hands, "allin_ev_per_100": 100 * ev / hands,
                     "luck_per_100": 100 * (net - ev) / hands}
-        per_bb = 100 * summed.column("net_bb").to_numpy() / bb_hands
+        per_bb = {"bb_per_100": 100 * summed.column("net_bb").to_numpy() / bb_hands,
+                  "allin_ev_bb_per_100": 100 * summed.column("allin_ev_bb").to_numpy() / bb_hands}
+        per_bb["luck_bb_per_100"] = per_bb["bb_per_100"] - per_bb["allin_ev_bb_per_100"]
     for name, values in results.items():
         table = table.append_column(name, pa.array(values))
-    table = table.append_column("bb_per_100", pa.array(per_bb, mask=bb_hands == 0))
+    for name, values in per_bb.items():  # none where no hand names its big blind
+        table = table.append_column(name, pa.array(values, mask=bb_hands == 0))
     # Each rate beside its count and its chances, the groups first and the results last.
     order = [name for name in summed.column_names if name not in (*COUNTS, *CHIPS)] + ["hands"]
     for columns in RATES:
         order += [name for name in columns if name not in order]
     order += [name for name in (*COUNTS, "net", "net_per_100", "net_bb", "bb_per_100", "allin_ev_net",
-                                "allin_ev_per_100", "allin_ev_se", "allin_ev_variance", "luck",
-                                "luck_per_100") if name not in order]
+                                "allin_ev_per_100", "allin_ev_bb", "allin_ev_bb_per_100", "allin_ev_se",
+                                "allin_ev_variance", "luck", "luck_per_100", "luck_bb_per_100")
+              if name not in order]
     return table.select(order)
