@@ -165,6 +165,20 @@ class Tally:
             self.hands_of.append(mine.select(["hand_key", "net", "big_blind", "bb_hands", "allin_ev_net",
                                               "showdowns"]).append_column("time", time))
 
+    def summary(self) -> dict[str, Any]:
+        """The hands read, used, set apart and rejected, and the all-in EV's, for summary.json."""
+        return {
+            "hands_read": sum(self.outcomes.values()),
+            "hands_used": sum(self.outcomes.get(str(outcome), 0) for outcome in players.COUNTED),
+            "hands_set_apart": sum(self.set_apart.values()), "set_apart": self.set_apart,
+            "hands_rejected": self.outcomes.get(str(model.Outcome.REJECTED), 0),
+            "hands_without_time": self.untimed,
+            "allin_ev": {"hands_adjusted": self.allin.get("allin_hands", 0),
+                         "hands_unknown": self.allin.get("allin_unknown", 0),
+                         "preflop": "enumerated" if self.exact else
+                         f"{self.samples:,} run-outs sampled, seed {self.seed}"},
+        }
+
     def total(self) -> pa.Table:
         """Every player's sums and rates."""
         if not self.sums:
@@ -348,6 +362,27 @@ def plot_series(drawn: Series, path: str | os.PathLike[str], *, replace: bool = 
         figure.savefig(temporary, format=image_format, dpi=100)
 
 
+#: An earlier run's output folder and its hand tables, by name -> file or folder of parts.
+RunFolder = tuple[Path, dict[str, str]]
+
+
+def _inputs(inputs: Sequence[str | os.PathLike[str]]) -> tuple[list[Source], list[RunFolder]]:
+    """The hand-history sources among ``inputs``, and the output folders of runs with their tables."""
+    folders, patterns = [], []
+    for given in inputs:
+        entries = _run_folder(Path(given))
+        if entries is None:
+            patterns.append(given)
+        else:
+            folders.append((Path(given), entries))
+    sources = numbered(readers.find_sources(patterns).sources) if patterns else []
+    others = [str(source.path) for source in sources if source.format not in readers.HISTORY_FORMATS]
+    if others:
+        raise UsageError(f"{others[0]}: not a hand history; players reads hand histories and the output "
+                         f"folders of runs over them")
+    return sources, folders
+
+
 def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                       output_format: str = "csv", by: Sequence[str] = (), filters: Filters = Filters(),
                       min_hands: int = 0, batch_rows: int = DEFAULT_BATCH_ROWS,
@@ -375,19 +410,7 @@ def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os
             raise UsageError("--plot draws one player: give exactly one --player NAME")
         report.plot_format(plot, replace=replace_plot)  # before any input is read
     OutputSet(outdir).check()
-    folders, patterns = [], []
-    for given in inputs:
-        entries = _run_folder(Path(given))
-        if entries is None:
-            patterns.append(given)
-        else:
-            folders.append((Path(given), entries))
-    found = readers.find_sources(patterns) if patterns else None
-    sources = numbered(found.sources) if found else []
-    others = [str(source.path) for source in sources if source.format not in readers.HISTORY_FORMATS]
-    if others:
-        raise UsageError(f"{others[0]}: not a hand history; players reads hand histories and the output "
-                         f"folders of runs over them")
+    sources, folders = _inputs(inputs)
     groups = tuple(column for name in by for column in BY[name])
 
     def items() -> Iterator[Batch | PendingBatch | dict[str, pa.Table]]:
@@ -420,17 +443,9 @@ def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os
              "reason": pa.array([], pa.string())})
         with TableWriter(staged.path / "rejects.csv", schema=rejects.schema, quote_strings=True) as writer:
             writer.write(rejects)
-        read = sum(counted.outcomes.values())
-        used = sum(counted.outcomes.get(str(outcome), 0) for outcome in players.COUNTED)
         summary = {
             "inputs": [str(source.path) for source in sources] + [str(folder) for folder, _ in folders],
-            "hands_read": read, "hands_used": used,
-            "hands_set_apart": sum(counted.set_apart.values()), "set_apart": counted.set_apart,
-            "hands_rejected": counted.outcomes.get(str(model.Outcome.REJECTED), 0),
-            "hands_without_time": counted.untimed,
-            "allin_ev": {"hands_adjusted": counted.allin.get("allin_hands", 0),
-                         "hands_unknown": counted.allin.get("allin_unknown", 0),
-                         "preflop": "enumerated" if exact else f"{samples:,} run-outs sampled, seed {seed}"},
+            **counted.summary(),
             "by": list(by), "players": table.num_rows,
             "outputs": {RESULTS_STEM: name, "rejects": "rejects.csv"},
         }
