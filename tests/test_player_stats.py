@@ -289,3 +289,12 @@ def test_a_preflop_all_in_is_sampled_the_same_in_any_batch_and_its_error_reporte
     assert all(row["allin_ev_variance"] > 0 for row in rows[:2])
     assert rows[0]["allin_ev_net"] + rows[1]["allin_ev_net"] == 0
     assert abs(rows[0]["allin_ev_net"]) < 5 * rows[0]["allin_ev_variance"] ** 0.5
+
+
+def test_a_preflop_all_in_is_enumerated_exactly_on_request():
+    # AhKd against AsKc: the suits swapped (hearts and spades, diamonds and clubs) turn one hand into
+    # the other, so over every run-out each has exactly half of the pot: an EV of 0, exactly.
+    built = hand_tables([HANDS["split all-in"]])
+    rows = stats.seat_counts(built["hands"], built["seats"], built["actions"], exact=True).to_pylist()
+    assert [row["allin_ev_net"] for row in rows] == [0.0, 0.0]
+    assert [row["allin_ev_variance"] for row in rows] == [0.0, 0.0]

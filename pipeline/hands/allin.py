@@ -153,6 +153,17 @@ def allin_ev(*, hand_of_seat: NDArray[np.int64], last_street: NDArray[np.int64],
     return AllIn(ev, variance, adjusted, unknown_seats, len(done), unknown)
 
 
+def _combinations(n: int, k: int) -> NDArray[np.uint8]:
+    """(comb(n, k), k) uint8: every k of ``range(n)``, in lexicographic order.
+
+    >>> _combinations(4, 2).tolist()
+    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+    """
+    flat = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(n), k)), dtype=np.uint8,
+                       count=math.comb(n, k) * k)
+    return flat.reshape(-1, k)
+
+
 def _runouts(known: int, players: int, samples: int, exact: bool) -> int:
     """Run-outs of a hand with ``known`` board cards and ``players`` live."""
     return math.comb(52 - known - 2 * players, 5 - known) if known >= 3 or exact else samples
@@ -173,17 +184,17 @@ def _share(group: list[int], known: int, players: int, starts: NDArray[np.intp],
         mine = seat_rows[live[seat_rows]]
         shown = _board_codes(board[hand] or "")[:known]
         taken = np.concatenate([shown, holes[mine].ravel()])
-        rest = np.setdiff1d(deck, taken)
+        rest = np.setdiff1d(deck, taken).astype(np.uint8)  # small codes: a run-out costs bytes, not words
         if known >= 3 or exact:
-            picks = np.array(list(itertools.combinations(range(len(rest)), missing)), np.int64)
+            picks = _combinations(len(rest), missing)
         else:  # drawn from the seed and the hand's own cards: the same in any batch
             tag = zlib.crc32(np.asarray(taken, np.int64).tobytes()) ^ zlib.crc32(put[seat_rows].tobytes())
             rng = np.random.default_rng([seed, tag])
-            picks = np.argsort(rng.random((samples, len(rest))), axis=1)[:, :missing]
-        runout = np.concatenate([np.broadcast_to(np.asarray(shown, np.int64), (len(picks), known)),
+            picks = np.argsort(rng.random((samples, len(rest))), axis=1)[:, :missing].astype(np.uint8)
+        runout = np.concatenate([np.broadcast_to(np.asarray(shown, np.uint8), (len(picks), known)),
                                  rest[picks]], axis=1)
         boards.append(runout)
-        hole_rows.append(np.broadcast_to(holes[mine], (len(picks), players, 2)))
+        hole_rows.append(np.broadcast_to(holes[mine].astype(np.uint8), (len(picks), players, 2)))
         # The pots: every seat's chips up to each level a live player reached.
         levels = np.sort(put[mine])
         below = np.concatenate([[0.0], levels[:-1]])
