@@ -14,7 +14,10 @@ tables, then times, best of 3, process start included:
    FILE --format parquet`` (aim: at most 1.2 times as long);
 3. the same players' hands, VPIP and PFR written plainly in pandas from the
    run's tables (in this process, reading the tables included), checked equal
-   to pokerpipe's.
+   to pokerpipe's;
+4. ``pokerpipe players`` on the PokerStars file of ``bench_pokerstars.py``
+   (the bundled sessions repeated with fresh hand ids), whose all-ins before
+   the river are adjusted: the all-in EV's cost where there is some.
 
 The aims are reported ("met" / "MISSED"), never enforced.
 """
@@ -22,6 +25,7 @@ The aims are reported ("met" / "MISSED"), never enforced.
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import sys
 import tempfile
@@ -32,6 +36,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_phh import build_archive  # noqa: E402  (the sibling script's)
+from bench_pokerstars import build_archive as build_sessions  # noqa: E402
 from bench_run import measure  # noqa: E402
 
 AIM_TABLES = 100_000  # hands per second from a run's tables
@@ -100,6 +105,16 @@ def main() -> int:
               f"{args.hands / pandas_seconds:,.0f} hands/s; the counts equal pokerpipe's: {same}")
         if not same:
             raise SystemExit("pandas and pokerpipe count the players' hands, VPIP or PFR differently")
+        sessions = work / "sessions.txt"
+        build_sessions(sessions, args.hands)
+        stars = best([*pipe, "players", str(sessions), "-o", str(work / "p3"), "-q", "--format", "parquet"],
+                     work / "p3")
+        stars_run = best([*pipe, "run", str(sessions), "-o", str(work / "r3"), "-q", "--format", "parquet"],
+                         work / "r3")
+        adjusted = json.loads((work / "p3" / "summary.json").read_text())["allin_ev"]["hands_adjusted"]
+        print(f"pokerpipe players on {args.hands:,} PokerStars hands: {stars:.2f} s, "
+              f"{args.hands / stars:,.0f} hands/s, {adjusted:,} hands adjusted for all-in EV; "
+              f"pokerpipe run on them {stars_run:.2f} s ({stars / stars_run:.2f}x)")
     return 0
 
 
