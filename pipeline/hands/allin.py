@@ -1,7 +1,8 @@
 """All-in EV: what each player would win on average from the moment the chips were all in.
 
-Layer: hands (:mod:`pipeline.hands`); imports :mod:`~pipeline.hands.model`, pure
-hold'em evaluation (:mod:`pipeline.poker.holdem`) and the foundation modules.
+Layer: hands (:mod:`pipeline.hands`); imports :mod:`~pipeline.hands.model`,
+:mod:`~pipeline.hands.tables` (the chips' decimals), pure hold'em evaluation
+(:mod:`pipeline.poker.holdem`) and the foundation modules.
 
 This module owns the rule by which a hand is adjusted and the sharing of its
 pots by equity:
@@ -36,9 +37,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 from numpy.typing import NDArray
 
+from pipeline.hands import model
+from pipeline.hands.tables import CHIP_DECIMALS
 from pipeline.poker import cards, holdem
 
 #: Run-outs of a preflop all-in drawn by default; the standard error of a seat's equity is then
@@ -48,7 +50,7 @@ DEFAULT_SAMPLES = 10_000
 _CHUNK = 1 << 19
 _BOARD_AT = {0: 0, 1: 3, 2: 4}  # the board cards known when betting ended on each street
 _UNKNOWN = 255
-_UNITS = 1e8  # chips to 8 decimals, as the tables keep them
+_UNITS = 10.0 ** CHIP_DECIMALS  # chips to the decimals the tables keep
 
 
 @dataclass(frozen=True)
@@ -124,8 +126,7 @@ def allin_ev(*, hand_of_seat: NDArray[np.int64], last_street: NDArray[np.int64],
     free = np.bincount(hand_of_seat[live & ~all_in], minlength=hands)
     rake = np.nan_to_num(np.asarray(rake, np.float64))
     balanced = np.abs(np.bincount(hand_of_seat, weights=net, minlength=hands) + rake) < 1e-6
-    letters = pc.utf8_length(pc.replace_substring(pc.fill_null(board, ""), " ", ""))
-    full_board = np.asarray(letters.to_numpy(zero_copy_only=False)) == 10  # five cards of two letters
+    full_board = model.board_card_count(board) == 5
     candidate = ((live_count >= 2) & (free <= 1) & (last_street >= 0) & (last_street < 3) & balanced
                  & full_board)
     ev, variance, adjusted = net.copy(), np.zeros(n), np.zeros(n, bool)
@@ -221,7 +222,7 @@ def _share(group: list[int], known: int, players: int, starts: NDArray[np.intp],
         ev[mine] = won.mean(axis=0) - put[mine]
         sampled = not (known >= 3 or exact)
         variance[mine] = won.var(axis=0) / len(runout) if sampled else 0.0
-    for hand in group:  # to the 1e-8 chip a sum keeps, a hand's EVs sum to its nets
+    for hand in group:  # to the unit of chip a sum keeps, a hand's EVs sum to its nets
         seat_rows = np.arange(starts[hand], starts[hand + 1])
         units = np.round(ev[seat_rows] * _UNITS)
         units[np.argmax(units)] += np.round(net[seat_rows] * _UNITS).sum() - units.sum()

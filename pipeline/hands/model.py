@@ -27,6 +27,7 @@ from enum import StrEnum
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.arrays import masked
@@ -181,3 +182,36 @@ def vocabulary_column(name: str, codes: NDArray[np.integer], *,
     mask = None if present is None else ~np.asarray(present)
     return pa.DictionaryArray.from_arrays(masked(np.asarray(codes, dtype=np.int8), pa.int8(), mask),
                                           pa.array(list(VOCABULARIES[name]), pa.string()), ordered=True)
+
+
+def vocabulary_codes(column: pa.Array | pa.ChunkedArray, name: str) -> NDArray[np.int64]:
+    """The code of each value of a vocabulary column (its index in ``VOCABULARIES[name]``), -1 for null.
+
+    Read by value, not by the column's own dictionary, which a file read back may hold in
+    another order.
+
+    >>> vocabulary_codes(pa.array(["flop", None, "preflop"]), "street").tolist()
+    [1, -1, 0]
+    """
+    vocabulary = pa.array(list(VOCABULARIES[name]))
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks() if column.num_chunks else pa.array([], column.type)
+    if pa.types.is_dictionary(column.type):  # each distinct value looked up once, not each row
+        known = pc.fill_null(pc.index_in(pc.cast(column.dictionary, pa.string()), value_set=vocabulary), -1)
+        found = np.asarray(known.to_numpy(zero_copy_only=False), dtype=np.int64)
+        indices = column.indices.to_numpy(zero_copy_only=False)
+        valid = np.asarray(column.is_valid().to_numpy(zero_copy_only=False))
+        return np.where(valid, found[np.where(valid, indices, 0).astype(np.int64)] if len(found) else -1, -1)
+    found = pc.index_in(pc.cast(column, pa.string()), value_set=vocabulary)
+    return np.asarray(pc.fill_null(found, -1).to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
+def board_card_count(board: pa.Array | pa.ChunkedArray) -> NDArray[np.int64]:
+    """Cards of each board as the ``board`` column writes it (``"7d 5h 9d"``: 3), 0 for none.
+
+    >>> board_card_count(pa.array(["7d 5h 9d", None, "2c 7d 9h Js 3s"])).tolist()
+    [3, 0, 5]
+    """
+    letters = pc.utf8_length(pc.replace_substring(pc.fill_null(board, ""), " ", ""))
+    counts: NDArray[np.int64] = np.asarray(letters.to_numpy(zero_copy_only=False), dtype=np.int64) // 2
+    return counts

@@ -1,7 +1,8 @@
 """Player statistics: what each player did in each hand, from the hand tables, and their sums.
 
 Layer: hands (:mod:`pipeline.hands`); imports :mod:`~pipeline.hands.model`,
-:mod:`~pipeline.hands.positions` and the foundation modules.
+:mod:`~pipeline.hands.positions`, :mod:`~pipeline.hands.tables`, :mod:`~pipeline.hands.allin` and
+the foundation modules.
 
 This module owns the definitions of the statistics poker trackers show
 (VPIP, PFR, 3-bet, fold to 3-bet, AF, AFq, WTSD, W$SD, WWSF, c-bet, fold to
@@ -37,10 +38,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline.arrays import first_per, segment_starts
+from pipeline.arrays import first_per, segment_cumsum
 from pipeline.hands import allin, model
 from pipeline.hands.model import Action, Street
 from pipeline.hands.positions import Position
+from pipeline.hands.tables import CHIP_DECIMALS
 
 #: What each statistic counts, its chances, and what the docs call it: (rate column, count
 #: column, chances column).  Every count column is an integer column of the results.
@@ -73,52 +75,17 @@ CHIPS = ("net", "net_bb", "allin_ev_net", "allin_ev_bb", "allin_ev_variance")
 GROUPS = ("player", "currency", "tournament", "position", "site", "small_blind", "big_blind", "game",
           "betting")
 #: The hand outcomes whose seats count: hands played and accounted for (not rejected, not set apart).
-#: The unit each chips column is summed in, exactly: chips and big blinds are kept to 8 decimals,
-#: a variance (chips squared, large) to 4.
-_UNITS = {"net": 1e8, "net_bb": 1e8, "allin_ev_net": 1e8, "allin_ev_bb": 1e8, "allin_ev_variance": 1e4}
+#: The unit each chips column is summed in, exactly: chips and big blinds are kept to the tables'
+#: decimals, a variance (chips squared, large) to 4.
+_UNITS = {**dict.fromkeys(("net", "net_bb", "allin_ev_net", "allin_ev_bb"), 10.0 ** CHIP_DECIMALS),
+          "allin_ev_variance": 1e4}
 COUNTED = (model.Outcome.SCORED, model.Outcome.NO_SHOWDOWN, model.Outcome.UNKNOWN_CARDS)
 _STEALS = (Position.CO, Position.BTN, Position.SB)
-
-
-def codes(column: pa.Array | pa.ChunkedArray, name: str) -> NDArray[np.int64]:
-    """The code of each value of a vocabulary column (its index in ``VOCABULARIES[name]``), -1 for null.
-
-    Read by value, not by the column's own dictionary, which a file read back may hold in
-    another order.
-
-    >>> codes(pa.array(["flop", None, "preflop"]), "street").tolist()
-    [1, -1, 0]
-    """
-    vocabulary = pa.array(list(model.VOCABULARIES[name]))
-    if isinstance(column, pa.ChunkedArray):
-        column = column.combine_chunks() if column.num_chunks else pa.array([], column.type)
-    if pa.types.is_dictionary(column.type):  # each distinct value looked up once, not each row
-        known = pc.fill_null(pc.index_in(pc.cast(column.dictionary, pa.string()), value_set=vocabulary), -1)
-        found = np.asarray(known.to_numpy(zero_copy_only=False), dtype=np.int64)
-        indices = column.indices.to_numpy(zero_copy_only=False)
-        valid = np.asarray(column.is_valid().to_numpy(zero_copy_only=False))
-        return np.where(valid, found[np.where(valid, indices, 0).astype(np.int64)] if len(found) else -1, -1)
-    found = pc.index_in(pc.cast(column, pa.string()), value_set=vocabulary)
-    return np.asarray(pc.fill_null(found, -1).to_numpy(zero_copy_only=False), dtype=np.int64)
-
-
-def _count_before(flags: NDArray[np.bool_], starts: NDArray[np.intp]) -> NDArray[np.int64]:
-    """For each member, how many members of its segment before it are flagged (``starts``: of
-    :func:`pipeline.arrays.segment_starts`)."""
-    through = np.cumsum(flags, dtype=np.int64)
-    before: NDArray[np.int64] = through - flags - (through[starts] - flags[starts])
-    return before
 
 
 def _any_per(rows: NDArray[np.int64], flags: NDArray[np.bool_], count: int) -> NDArray[np.int64]:
     """(count,) int64: 1 where any flagged member falls in the row, else 0."""
     return (np.bincount(rows[flags], minlength=count) > 0).astype(np.int64)
-
-
-def _card_count(board: pa.Array | pa.ChunkedArray) -> NDArray[np.int64]:
-    """Cards of each board as written (``"7d 5h 9d"``: 3), 0 for none."""
-    letters = pc.utf8_length(pc.replace_substring(pc.fill_null(board, ""), " ", ""))
-    return np.asarray(letters.to_numpy(zero_copy_only=False), dtype=np.int64) // 2
 
 
 def rows_of(keys: NDArray[np.int64], wanted: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -152,8 +119,8 @@ class _Played:
     def of(cls, actions: pa.Table, seat_keys: NDArray[np.int64]) -> _Played:
         keys = actions.column("hand_key").to_numpy()
         index = actions.column("index").to_numpy()
-        street = codes(actions.column("street"), "street")
-        action = codes(actions.column("action"), "action")
+        street = model.vocabulary_codes(actions.column("street"), "street")
+        action = model.vocabulary_codes(actions.column("action"), "action")
         seat = actions.column("seat").to_numpy().astype(np.int64)
         same = keys[1:] == keys[:-1]
         if not ((keys[1:] >= keys[:-1]).all() and (index[1:][same] > index[:-1][same]).all()):
@@ -197,7 +164,7 @@ class _Played:
 
     def before(self, flags: NDArray[np.bool_]) -> NDArray[np.int64]:
         """For each action, how many actions of its hand before it are flagged."""
-        return _count_before(flags, segment_starts(self.hand))
+        return segment_cumsum(flags.astype(np.float64), self.hand, inclusive=False).astype(np.int64)
 
     def first_in_hand(self, flags: NDArray[np.bool_]) -> NDArray[np.bool_]:
         """The first flagged action of each hand."""
@@ -268,8 +235,8 @@ def _postflop_counts(played: _Played, n: int) -> dict[str, NDArray[np.int64]]:
 def _showdown_counts(hands: pa.Table, seats: pa.Table, seat_hand: NDArray[np.int64]
                      ) -> dict[str, NDArray[np.int64]]:
     """Saw the flop (one was dealt, and the seat had not folded), went to showdown, won chips."""
-    flop_dealt = _card_count(hands.column("board")) >= 3
-    folded = codes(seats.column("folded_street"), "folded_street")
+    flop_dealt = model.board_card_count(hands.column("board")) >= 3
+    folded = model.vocabulary_codes(seats.column("folded_street"), "folded_street")
     saw = flop_dealt[seat_hand] & ((folded < 0) | (folded > 0))
     at_showdown = np.asarray(seats.column("at_showdown").fill_null(False).to_numpy(zero_copy_only=False))
     won = np.nan_to_num(seats.column("received").to_numpy(zero_copy_only=False).astype(np.float64)) > 0
@@ -297,7 +264,7 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table, *, samples:
         big blind, and ``bb_hands`` 0 with it).
     """
     counted_codes = [model.VOCABULARIES["outcome"].index(str(name)) for name in COUNTED]
-    counted = np.isin(codes(hands.column("outcome"), "outcome"), counted_codes)
+    counted = np.isin(model.vocabulary_codes(hands.column("outcome"), "outcome"), counted_codes)
     seat_hand = rows_of(hands.column("hand_key").to_numpy(), seats.column("hand_key").to_numpy())
     kept = (seat_hand >= 0) & (counted[np.maximum(seat_hand, 0)] if len(counted) else False)
     seats = seats.select(["hand_key", "seat", "player", "position", "folded_street", "all_in_street",
@@ -307,7 +274,7 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table, *, samples:
     seat_hand = seat_hand[kept]
     seat_keys = _seat_key(seats.column("hand_key").to_numpy(), seats.column("seat").to_numpy())
     played = _Played.of(actions, seat_keys)
-    position = codes(seats.column("position"), "position")
+    position = model.vocabulary_codes(seats.column("position"), "position")
     # A walk: the big blind's hand where no one called or raised before the flop.
     voluntary_hand = np.zeros(hands.num_rows, bool)
     voluntary_hand[seat_hand[played.row[played.on(Street.PREFLOP) & played.voluntary]]] = True
@@ -326,6 +293,7 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table, *, samples:
     out["allin_hands"] = ev.adjusted.astype(np.int64)
     out["allin_unknown"] = ev.unknown_seats.astype(np.int64)
     taken = pa.array(seat_hand)
+    blind = np.where(has_bb, big_blind, 1.0)  # a hand without a big blind counts 0 in big blinds
     return pa.table({
         "hand_key": seats.column("hand_key"),
         "player": seats.column("player"),
@@ -336,9 +304,9 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table, *, samples:
                                                              "betting")},
         **{name: pa.array(out[name], pa.int64()) for name in COUNTS},
         "net": pa.array(net),
-        "net_bb": pa.array(np.round(np.where(has_bb, net / np.where(has_bb, big_blind, 1.0), 0.0), 8)),
-        "allin_ev_net": pa.array(np.round(ev.ev, 8)),
-        "allin_ev_bb": pa.array(np.round(np.where(has_bb, ev.ev / np.where(has_bb, big_blind, 1.0), 0.0), 8)),
+        "net_bb": pa.array(np.round(np.where(has_bb, net / blind, 0.0), CHIP_DECIMALS)),
+        "allin_ev_net": pa.array(np.round(ev.ev, CHIP_DECIMALS)),
+        "allin_ev_bb": pa.array(np.round(np.where(has_bb, ev.ev / blind, 0.0), CHIP_DECIMALS)),
         "allin_ev_variance": pa.array(np.round(ev.variance, 4)),
     })
 
@@ -352,7 +320,7 @@ def player_counts(counts: pa.Table, *, by: tuple[str, ...] = ()) -> pa.Table:
     """
     keys = ["player", "currency", "tournament", *(name for name in GROUPS if name in by and name not in
                                                    ("player", "currency", "tournament"))]
-    # Chips are summed as whole units of 1e-8 (their precision in the tables), so that a sum is
+    # Chips are summed as whole units of their precision in the tables (CHIP_DECIMALS), so that a sum is
     # exact whatever the order the rows came in: batches, files and parts give the same sums.
     for name in CHIPS:
         units = pc.cast(pc.round(pc.multiply(counts.column(name), _UNITS[name])), pa.int64())

@@ -185,9 +185,8 @@ def _vocabulary(name: str, values: pa.Array | None, count: int) -> pa.Array:
     """A vocabulary column from text (the format's), in the vocabulary's order; null where not in it."""
     if values is None:
         return model.vocabulary_column(name, np.zeros(count, np.int8), present=np.zeros(count, bool))
-    codes = pc.index_in(pc.cast(values, pa.string()), value_set=pa.array(list(model.VOCABULARIES[name])))
-    present = codes.is_valid().to_numpy(zero_copy_only=False)
-    return model.vocabulary_column(name, codes.fill_null(0).to_numpy(zero_copy_only=False), present=present)
+    codes = model.vocabulary_codes(values, name)
+    return model.vocabulary_column(name, np.maximum(codes, 0), present=codes >= 0)
 
 
 def _blind_slots(record: Record) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
