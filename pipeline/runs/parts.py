@@ -123,10 +123,11 @@ def read_spill(path: str | Path, *, row_offset: int = 0) -> Iterator[pa.Table]:
             yield table
 
 
-def _writer(path: str, schema: pa.Schema, **options: object) -> TableWriter | SpillWriter:
+def _writer(path: str, schema: pa.Schema, *, quote_strings: bool = False,
+            row_group_rows: int | None = None) -> TableWriter | SpillWriter:
     if path.endswith(SPILL_SUFFIX):
         return SpillWriter(path, schema=schema)
-    return TableWriter(path, schema=schema, **options)  # type: ignore[arg-type]
+    return TableWriter(path, schema=schema, quote_strings=quote_strings, row_group_rows=row_group_rows)
 
 
 def score_partition(scoring: Scoring, source: Source, partition: Partition, offset: int,

@@ -129,8 +129,9 @@ def run_in_processes(tasks: Sequence[Task], work: Callable[[Task], Result],
 
 
 def _start(work: Callable[[Task], Result]) -> _Worker[Task]:
-    parent_end, child_end = multiprocessing.get_context("fork").Pipe()
-    process = multiprocessing.get_context("fork").Process(
+    context = multiprocessing.get_context("fork")
+    parent_end, child_end = context.Pipe()
+    process = context.Process(
         target=_serve, args=(child_end, work, os.getpid()), name="pokerpipe-worker", daemon=True)
     # Stop signals wait until the child has set its own handlers: a Ctrl-C in between would
     # otherwise raise the parent's Stopped in the child, with a traceback.
