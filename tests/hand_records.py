@@ -68,7 +68,7 @@ def record_of(hands: list[Hand]) -> Record:
         number=np.arange(1, h + 1), line=np.arange(1, h + 1),
         problem=np.array([hand.problem for hand in hands], dtype=object), excerpt=[None] * h,
         apart=np.array([hand.apart for hand in hands], dtype=object),
-        hand={"hand_id": pa.array([str(i + 1) for i in range(h)])},
+        hand={"hand_id": pa.array([str(i + 1) for i in range(h)]), "game": pa.array(["holdem"] * h)},
         button=np.array([hand.button for hand in hands], np.int8), seat=seat,
         player=pa.array(names, pa.string()), stack=stack, holes=holes, board=board,
         action_hand=table[:, 0].astype(np.int64), slot=table[:, 1].astype(np.int8),

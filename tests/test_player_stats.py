@@ -298,3 +298,21 @@ def test_a_preflop_all_in_is_enumerated_exactly_on_request():
     rows = stats.seat_counts(built["hands"], built["seats"], built["actions"], exact=True).to_pylist()
     assert [row["allin_ev_net"] for row in rows] == [0.0, 0.0]
     assert [row["allin_ev_variance"] for row in rows] == [0.0, 0.0]
+
+
+def test_a_sampled_preflop_all_in_agrees_with_every_runout_within_its_error():
+    # Aces against kings, all in before the flop: the sampled EV lies within a few standard errors
+    # of the exact one, and both hands' EVs sum to their nets either way.
+    aces_kings = Hand([100, 100], [
+        (0, A.POST_SMALL_BLIND, PRE, 1), (1, A.POST_BIG_BLIND, PRE, 2), (0, A.RAISE, PRE, 100),
+        (1, A.CALL, PRE, None), (0, A.SHOW, PRE, None), (1, A.SHOW, PRE, None)],
+        button=0, board=BOARD, holes={0: "Ah Ad", 1: "Kh Kd"}, received={0: 200.0})
+    built = hand_tables([aces_kings])
+    sampled = stats.seat_counts(built["hands"], built["seats"], built["actions"], samples=20_000).to_pylist()
+    exact = stats.seat_counts(built["hands"], built["seats"], built["actions"], exact=True).to_pylist()
+    error = sampled[0]["allin_ev_variance"] ** 0.5
+    assert 0 < error < 1.0
+    assert abs(sampled[0]["allin_ev_net"] - exact[0]["allin_ev_net"]) < 4 * error
+    assert exact[0]["allin_ev_net"] > 50  # aces win about four times in five: 200 x 0.82 - 100
+    for rows in (sampled, exact):
+        assert sum(row["allin_ev_net"] for row in rows) == sum(row["net"] for row in rows)

@@ -130,6 +130,29 @@ class Game(ABC):
         """The contest-file text of dealt cards (cards, n); only where :attr:`writes_contest`."""
         raise UsageError(f"{self.title} has no contest format")
 
+    def deck(self) -> NDArray[np.uint8]:
+        """The card codes the game deals from, ascending: the 52 cards unless the game says otherwise."""
+        return np.arange(52, dtype=np.uint8)
+
+    def pot_keys(self, board: NDArray[np.uint8], holes: NDArray[np.uint8]) -> NDArray[np.int64]:
+        """The keys by which finished boards share a pot among the seats still in.
+
+        Parameters
+        ----------
+        board : ndarray of shape (n, 5), dtype uint8
+            Card codes of finished boards.
+        holes : ndarray of shape (n, seats, k), dtype uint8
+            Each seat's hole cards, k as the game deals them.
+
+        Returns
+        -------
+        keys : ndarray of shape (parts, n, seats), dtype int64
+            A pot is split into ``parts`` equal parts (1; 2 for a high and a low): in each, the
+            eligible seats of the highest key share it.  A key of 0 never wins, and a part no
+            seat wins goes to the others (a hi-lo pot without a qualifying low).
+        """
+        raise UsageError(f"{self.title} has no pots to share")
+
     @abstractmethod
     def known_columns(self) -> tuple[str, ...]:
         """Every input column name the game reads, its expected column included."""

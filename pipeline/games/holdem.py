@@ -429,6 +429,11 @@ class Holdem(base.Game):
         return base.Scored(pa.table(results), ok, deals.reasons, tally, masks, _WINNER_TEXT, counts,
                             deals.fields)
 
+    def pot_keys(self, board: NDArray[np.uint8], holes: NDArray[np.uint8]) -> NDArray[np.int64]:
+        # One part, the best five of seven: deal_keys is seat-major, the parts are deal-major.
+        keys: NDArray[np.int64] = deal_keys(board, holes).T[None].astype(np.int64)
+        return keys
+
     def exact_counts(self, cards: int | None = None) -> dict[str, int]:
         return exact.holdem_counts(cards or self.hand_cards)
 

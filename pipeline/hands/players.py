@@ -289,6 +289,7 @@ def seat_counts(hands: pa.Table, seats: pa.Table, actions: pa.Table, *, samples:
     np.maximum.at(last_street, seat_hand[played.row[played.decision]], played.street[played.decision])
     rake = hands.column("rake").to_numpy(zero_copy_only=False).astype(np.float64)
     ev = allin.allin_ev(hand_of_seat=seat_hand, last_street=last_street, board=hands.column("board"),
+                        game=hands.column("game"),
                         rake=rake, seats=seats, samples=samples, seed=seed, exact=exact)
     out["allin_hands"] = ev.adjusted.astype(np.int64)
     out["allin_unknown"] = ev.unknown_seats.astype(np.int64)
