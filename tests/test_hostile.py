@@ -192,7 +192,10 @@ def scratch():
 
 
 def unquote(field: str) -> str:
-    return field[1:-1] if len(field) >= 2 and field[0] == field[-1] == '"' else field
+    """A field's value: within its quotes where quoted, spaces outside the quotes not part of it
+    (``  ""`` is an empty value), as the reader's documentation says."""
+    inner = field.strip()
+    return inner[1:-1] if len(inner) >= 2 and inner[0] == inner[-1] == '"' else field
 
 
 def csv_data_lines(text: str, columns: int) -> dict[int, str]:
