@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from pipeline.games.holdem import Deals, parse_deals
+from pipeline.games.deals import HOLDEM, Deals, parse_deals
 from pipeline.runs import equity
 
 FLOP_AIM = 20_000       # heads-up exact flop deals per second
@@ -59,7 +59,7 @@ def random_spots(count: int, board_size: int, players: int, seed: int) -> tuple[
                                            for i in range(players)]))
     spots = parse_deals(pa.array([" ".join(board) for board, _ in deals]),
                         [pa.array([" ".join(hands[s]) for _, hands in deals]) for s in range(players)],
-                        board_sizes=equity.BOARD_SIZES)
+                        shape=HOLDEM.with_boards(equity.BOARD_SIZES))
     return deals, spots
 
 

@@ -40,7 +40,7 @@ from pipeline.errors import (
 from pipeline.formats import contest_files
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
 from pipeline.formats.writers import FORMATS
-from pipeline.games import holdem, larvis, registry
+from pipeline.games import deals, holdem, larvis, registry
 from pipeline.hands import allin
 from pipeline.poker import notation
 from pipeline.runs.threads import fit_address_space
@@ -570,7 +570,7 @@ def contest(file: str | None, batch_rows: int) -> None:
 @cli.command()
 @click.option("--game", type=_GameName(), required=True, help="Which game to deal.")
 @click.option("--rows", type=click.IntRange(min=0), required=True, help="Deals (or games) to write.")
-@click.option("--players", type=click.IntRange(1, holdem.MAX_PLAYERS), default=6, show_default=True,
+@click.option("--players", type=click.IntRange(1, deals.MAX_PLAYERS), default=6, show_default=True,
               help="Hold'em players per deal.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Same seed, same file.")

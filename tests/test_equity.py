@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.cli import cli
 from pipeline.errors import InputError
-from pipeline.games.holdem import BOARD_SIZES, Deals, parse_deals
+from pipeline.games.deals import BOARD_SIZES, HOLDEM, Deals, parse_deals
 from pipeline.poker import cards, holdem
 from pipeline.runs import equity
 
@@ -49,7 +49,7 @@ def random_deal(rng: random.Random, board_size: int, players: int) -> tuple[list
 
 def parse_spots(board: pa.Array, seats: list[pa.Array]) -> Deals:
     """Deals whose board may be unfinished, as equity reads them."""
-    return parse_deals(board, seats, board_sizes=BOARD_SIZES)
+    return parse_deals(board, seats, shape=HOLDEM.with_boards(BOARD_SIZES))
 
 
 def spots_of(board: list[str], hands: list[list[str] | None]) -> Deals:

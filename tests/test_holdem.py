@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from pipeline.games.holdem import BOARD_SIZES, parse_deals
+from pipeline.games.deals import BOARD_SIZES, HOLDEM, Shape, parse_deals
 from pipeline.poker import cards, holdem
 
 from .rules import best_value as reference_best
@@ -148,7 +148,7 @@ def test_parse_deals_with_unfinished_boards():
 
     board = pa.chunked_array([["Ah Kd 2c 3s Xh", "Ah Kd 2c 3s", " Ah\tKd  2c", None], ["Ah Kd", "Ah Kd 2c"]])
     p1 = pa.array(["As Ad", "As Ad", "As Ad", "As Ad", "As Ad", "Ah 2d"])
-    deals = parse_deals(board, [p1], board_sizes=BOARD_SIZES)
+    deals = parse_deals(board, [p1], shape=HOLDEM.with_boards(BOARD_SIZES))
     assert deals.reasons.tolist()[:4] == [None] * 4
     assert "board 'Ah Kd': 2 cards, expected 0, 3, 4 or 5" in deals.reasons[4]
     assert "card Ah is dealt twice" in deals.reasons[5] and deals.fields[5] == 1
@@ -159,7 +159,7 @@ def test_parse_deals_with_unfinished_boards():
     assert deals.board[0].tolist() == full.board[0].tolist() and full.reasons[0] is None
     assert [reason is None for reason in full.reasons.tolist()] == [True] + [False] * 5
     with pytest.raises(ValueError, match="board sizes"):
-        parse_deals(board, [p1], board_sizes=(2,))
+        parse_deals(board, [p1], shape=Shape(board_sizes=(2,)))
 
 
 def test_deal_keys_equal_hand_keys_seat_by_seat():

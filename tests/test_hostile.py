@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 from pipeline.cli import cli
 from pipeline.formats import contest_files, csv_files
-from pipeline.games import holdem
+from pipeline.games import deals
 from pipeline.runs.runner import Run
 
 RANKS = "23456789TJQKA"
@@ -427,7 +427,7 @@ def test_contest_batches_keep_every_instance_before_a_broken_one(lines, batch_ro
         for batch in contest_files.contest_batches(iter(lines), batch_rows=batch_rows, name="in.txt"):
             assert batch.table.num_rows <= batch_rows
             assert batch.table.num_rows >= 1 or batch.blank_lines >= 1  # trailing blank lines, counted
-            assert batch.table.column_names == ["board", *holdem.SEATS]
+            assert batch.table.column_names == ["board", *deals.SEATS]
             seen += batch.rows.tolist()
             assert (batch.lines >= 1).all() and (batch.lines <= len(lines)).all()
     except ValueError as error:

@@ -17,7 +17,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.games import holdem, larvis
+from pipeline.games import deals, holdem, larvis
 from pipeline.runs.equity import EquityRun
 from pipeline.runs.generate import generate
 from pipeline.runs.runner import Run
@@ -53,9 +53,9 @@ def test_holdem_winners_have_one_schema_whatever_the_input(tmp_path, fmt):
     names = {label: table.column_names for label, table in tables.items()}
     first = names["csv, 6 seats"]
     assert all(listed == first for listed in names.values()), names
-    for seat in holdem.SEATS:
+    for seat in deals.SEATS:
         assert f"{seat}_category" in first and f"{seat}_key" in first
-    players = {f"{seat}_player" for seat in holdem.SEATS}
+    players = {f"{seat}_player" for seat in deals.SEATS}
     assert {"expected", "hand_key", "file", "hand", *players} <= set(first)
     if fmt == "parquet":  # CSV has no types: the docs give the dtypes to read it with
         schemas = {label: table.schema.remove_metadata() for label, table in tables.items()}
@@ -78,7 +78,7 @@ def test_larvis_winners_have_one_schema_with_or_without_expected_winners(tmp_pat
 def test_best_five_adds_its_columns_for_every_seat(tmp_path):
     table = winners_of(tmp_path, "best", generated(tmp_path / "two.parquet", players=2), "parquet",
                        best_five=True)
-    assert [f"{seat}_best" in table.column_names for seat in holdem.SEATS] == [True] * 10
+    assert [f"{seat}_best" in table.column_names for seat in deals.SEATS] == [True] * 10
 
 
 def test_equity_tables_have_one_schema_whatever_the_seats(tmp_path):
@@ -92,7 +92,7 @@ def test_equity_tables_have_one_schema_whatever_the_seats(tmp_path):
         EquityRun([path], out, output_format="parquet").execute()
         schemas.append(pq.read_schema(out / "equity.parquet").remove_metadata())
     assert schemas[0] == schemas[1]
-    assert [f"{seat}_equity" in schemas[0].names for seat in holdem.SEATS] == [True] * 10
+    assert [f"{seat}_equity" in schemas[0].names for seat in deals.SEATS] == [True] * 10
 
 
 @pytest.mark.parametrize("batch_rows", [7, 40])

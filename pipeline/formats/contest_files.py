@@ -1,7 +1,7 @@
 """Contest files: the "Rhinoceros Beetle" format, read instance by instance.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports
-:mod:`~pipeline.formats.sources`, the hold'em game's columns and the
+:mod:`~pipeline.formats.sources`, the board games' columns and the
 foundation modules, never the runs or the command line.
 
 This module owns the contest format (``.in``, ``.txt``, plain or
@@ -28,12 +28,12 @@ import pyarrow as pa
 
 from pipeline.errors import InputError
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, Source, explain
-from pipeline.games import holdem
+from pipeline.games import deals
 from pipeline.text import shown
 
 SUFFIXES = (".in", ".txt")
 MAX_LINE = 1 << 20  # characters; a contest file line holds at most a few dozen
-COLUMNS = (holdem.BOARD_COLUMN, *holdem.SEATS)  # the row of an instance
+COLUMNS = (deals.BOARD_COLUMN, *deals.SEATS)  # the row of an instance
 
 
 def first_text_line(path: Path, compression: str | None) -> tuple[int, str | None]:
@@ -149,9 +149,9 @@ def _contest_instances(lines: Iterable[str], name: str, blank: list[int]) -> Ite
                              f"got {shown(text)}")
         digits = text.lstrip("0") or "0"
         players = int(digits) if len(digits) <= 3 else None
-        if players is None or not 1 <= players <= holdem.MAX_PLAYERS:
+        if players is None or not 1 <= players <= deals.MAX_PLAYERS:
             raise InputError(f"{name}: line {line_number}: {shown(text, 12, quote=False)} players, "
-                             f"expected 1 to {holdem.MAX_PLAYERS}")
+                             f"expected 1 to {deals.MAX_PLAYERS}")
         fields, texts = [], [raw]
         for offset in range(players + 1):
             got = next(numbered, None)
@@ -177,8 +177,8 @@ def _next_nonblank(numbered: Iterator[tuple[int, str]], blank: list[int]) -> tup
 
 
 def _contest_batch(pending: list[_Instance], blank_lines: int) -> Batch:
-    columns: dict[str, list[str | None]] = {holdem.BOARD_COLUMN: [instance.fields[0] for instance in pending]}
-    for seat, name in enumerate(holdem.SEATS, start=1):
+    columns: dict[str, list[str | None]] = {deals.BOARD_COLUMN: [instance.fields[0] for instance in pending]}
+    for seat, name in enumerate(deals.SEATS, start=1):
         columns[name] = [i.fields[seat] if seat < len(i.fields) else None for i in pending]
     table = pa.table({name: pa.array(values, pa.string()) for name, values in columns.items()})
     rows = np.array([instance.number for instance in pending], dtype=np.int64)

@@ -1,7 +1,7 @@
 """Headers: a table's column names and types checked before any row is read, so that no player is lost.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports the games'
-columns (:mod:`pipeline.games.registry`, :mod:`pipeline.games.holdem`) and
+columns (:mod:`pipeline.games.registry`, :mod:`pipeline.games.deals`) and
 the foundation modules, never the runs or the command line.
 
 This module owns the rules a table's header is held to, whatever carries
@@ -19,7 +19,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from pipeline.errors import InputError
-from pipeline.games import holdem, registry
+from pipeline.games import deals, registry
 from pipeline.text import shown
 
 
@@ -79,8 +79,8 @@ def checked_columns(path: Path, names: tuple[str, ...]) -> tuple[str, ...]:
         first_place[name] = place
         key = _column_key(name)
         if key[:1] == "p" and key[1:].isdigit() and key not in known_by_key:
-            raise InputError(f"{path}: column {shown(name)}: seats are p1 to p{holdem.MAX_PLAYERS}, "
-                             f"at most {holdem.MAX_PLAYERS} players")
+            raise InputError(f"{path}: column {shown(name)}: seats are p1 to p{deals.MAX_PLAYERS}, "
+                             f"at most {deals.MAX_PLAYERS} players")
         known = known_by_key.get(key)
         if known is not None and known != name:
             raise InputError(f"{path}: column {shown(name)} looks like {known!r}: column names are "

@@ -1,7 +1,7 @@
 """Hand histories: what every hand-history format hands the run, whatever its text.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports
-:mod:`~pipeline.formats.sources`, the hold'em game's columns and the hands
+:mod:`~pipeline.formats.sources`, the board games' columns and the hands
 layer (:mod:`pipeline.hands`), nothing above.
 
 A hand-history format (:mod:`~pipeline.formats.phh`, each site of
@@ -31,7 +31,7 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.formats.sources import Batch
-from pipeline.games import holdem
+from pipeline.games import deals, holdem
 from pipeline.hands.audit import Audit, Settled, set_apart
 from pipeline.hands.model import Apart, Outcome
 from pipeline.hands.record import Record
@@ -42,13 +42,13 @@ from pipeline.hands.tables import OUTCOME_CODE, Ending, tables
 
 #: The game a hand history's showdown is scored as: its winners tables carry :data:`CARRIED`.
 GAME = holdem.Holdem.name
-EXPECTED = holdem.EXPECTED_COLUMN
+EXPECTED = deals.EXPECTED_COLUMN
 #: Columns that trace a row back to its hand, carried into the winners; a format
 #: without one of them leaves it empty.
 CARRIED = ("hand_key", "file", "hand", "variant", "table", "stakes", "time", *PLAYERS)
 #: The type of a carried column in the winners: text but for the key that joins the hand tables.
 CARRIED_TYPES = {"hand_key": pa.int64()}
-COLUMNS = (holdem.BOARD_COLUMN, *holdem.SEATS, EXPECTED, *CARRIED)
+COLUMNS = (deals.BOARD_COLUMN, *deals.SEATS, EXPECTED, *CARRIED)
 #: Hands counted apart from scored and rejected ones: read = scored + these + rejected.
 #: ``set_apart``: valid hands that are not one board to score (run twice, cancelled).
 SET_APART = ("without_showdown", "unknown_cards", "set_apart")

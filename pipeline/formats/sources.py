@@ -1,7 +1,7 @@
 """Sources: one input file, a batch read from it, and the suffixes that name formats.
 
 Layer: formats and I/O (:mod:`pipeline.formats`), its lowest module; imports
-the games' columns (:mod:`pipeline.games.holdem`) and the foundation
+the games' columns (:mod:`pipeline.games.deals`) and the foundation
 modules, nothing above.
 
 This module owns what every reader shares: a :class:`Source` (a file, its
@@ -33,7 +33,7 @@ import pyarrow as pa
 from numpy.typing import NDArray
 
 from pipeline.errors import InputError
-from pipeline.games import holdem
+from pipeline.games import deals
 from pipeline.text import shown
 
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
@@ -130,7 +130,7 @@ class Source:
 
     def seats(self) -> tuple[str, ...]:
         """Hold'em seat columns present, p1 ... pK in seat order (contest and PHH files have them all)."""
-        return holdem.seats_of(self.columns)
+        return deals.seats_of(self.columns)
 
 
 @dataclass

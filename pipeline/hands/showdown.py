@@ -1,7 +1,7 @@
 """The showdowns of recorded hands as the hold'em game scores them: one deal row per scored hand.
 
 Layer: hands (:mod:`pipeline.hands`); imports the other hands modules, the
-hold'em game's columns (:mod:`pipeline.games.holdem`) and :mod:`pipeline.arrays`.
+board games' columns (:mod:`pipeline.games.deals`) and :mod:`pipeline.arrays`.
 
 This module owns how a scored showdown becomes a deal row (:func:`deal_rows`),
 for every format alike: the board, and in the column of each contesting
@@ -20,20 +20,20 @@ import pyarrow as pa
 from numpy.typing import NDArray
 
 from pipeline.arrays import masked
-from pipeline.games import holdem
+from pipeline.games import deals
 from pipeline.hands.audit import Audit
 from pipeline.hands.record import NO_CARD, SLOTS, Record
 from pipeline.hands.replay import Chips
 from pipeline.hands.tables import Ending, cards_text, slot_cards
 
 #: The player-name column of each seat of a winners row.
-PLAYERS = tuple(f"{seat}_player" for seat in holdem.SEATS)
+PLAYERS = tuple(f"{seat}_player" for seat in deals.SEATS)
 #: A scored showdown whose record names nobody: its expected text.
 NO_RECORDED_WINNER = "none"
 
 
 def seat_masks(seats: NDArray[np.int8], chosen: NDArray[np.bool_]) -> NDArray[np.int64]:
-    """(hands,) int64: a bit per chosen slot's seat number (bit 0 is seat 1), for ``holdem.winners_text``.
+    """(hands,) int64: a bit per chosen slot's seat number (bit 0 is seat 1), for ``deals.winners_text``.
 
     >>> seat_masks(np.array([[3, 1, 0]], np.int8), np.array([[True, True, False]])).tolist()
     [5]
@@ -59,30 +59,30 @@ def deal_rows(record: Record, chips: Chips, ending: Ending, checked_record: Audi
     rows : ndarray of shape (scored,), dtype intp
         The hands scored.
     columns : dict of str to pyarrow.Array
-        ``board``, ``p1`` ... ``p10``, ``expected`` (:data:`holdem.EXPECTED_COLUMN`),
+        ``board``, ``p1`` ... ``p10``, ``expected`` (:data:`deals.EXPECTED_COLUMN`),
         ``hand_key`` and :data:`PLAYERS`, a value per scored hand.
     """
     rows = np.flatnonzero(ending.scored)
     seats = record.seat[rows].astype(np.int64)
-    columns: dict[str, pa.Array] = {holdem.BOARD_COLUMN: cards_text(record.board[rows])}
+    columns: dict[str, pa.Array] = {deals.BOARD_COLUMN: cards_text(record.board[rows])}
     # The slot of each table seat: seat numbers past the columns' are never a slot's.
     slot_of = np.full((len(rows), SLOTS + 1), -1, dtype=np.int64)
     hands, slots = np.nonzero((seats > 0) & (seats <= SLOTS))
     slot_of[hands, seats[hands, slots]] = slots
     # Every seat's column at once, seat after seat, each a slice: the cards and the names of ten
     # columns in one pass each, not ten passes over a few rows.
-    scored, seat_count = len(rows), len(holdem.SEATS)
+    scored, seat_count = len(rows), len(deals.SEATS)
     slot = slot_of[:, 1:seat_count + 1].T.reshape(-1)  # (seats * scored,): seat-major
     here = slot >= 0
     place = np.tile(rows * SLOTS, seat_count) + np.maximum(slot, 0)
     held = here & chips.contesting.reshape(-1)[place]
     cards = cards_text(np.where(held[:, None], slot_cards(record.holes, place), NO_CARD).astype(np.uint8))
-    for index, column in enumerate(holdem.SEATS):
+    for index, column in enumerate(deals.SEATS):
         columns[column] = cards.slice(index * scored, scored)
     checked = checked_record.checked(ending)[rows]
     masks = seat_masks(record.seat[rows], checked_record.winners[rows])
-    expected = np.where(checked, np.where(masks > 0, holdem.winners_text(masks), NO_RECORDED_WINNER), "")
-    columns[holdem.EXPECTED_COLUMN] = pa.array(expected.tolist(), pa.string())
+    expected = np.where(checked, np.where(masks > 0, deals.winners_text(masks), NO_RECORDED_WINNER), "")
+    columns[deals.EXPECTED_COLUMN] = pa.array(expected.tolist(), pa.string())
     columns["hand_key"] = pa.array(keys[rows], pa.int64())
     names = record.player.take(masked(place, pa.int64(), ~here)).cast(pa.string())
     for index, column in enumerate(PLAYERS):

@@ -5,7 +5,7 @@ the formats, the hold'em game, pure evaluation and the foundation modules.
 
 This module owns ``pokerpipe equity``: the enumeration (or sampling) of the
 cards still to come of deals whose board has 0, 3, 4 or 5 cards (parsed by
-:func:`pipeline.games.holdem.parse_deals`), and the equity table written
+:func:`pipeline.games.deals.parse_deals`), and the equity table written
 batch by batch.
 
 Equity
@@ -62,6 +62,16 @@ from pipeline.formats import readers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, Source
 from pipeline.games import holdem
 from pipeline.games.base import Scored
+from pipeline.games.deals import (
+    BOARD_COLUMN,
+    BOARD_SIZES,
+    HOLDEM,
+    MAX_PLAYERS,
+    SEATS,
+    Deals,
+    parse_deals,
+    seats_of,
+)
 from pipeline.games.tally import Tally
 from pipeline.poker import cards, notation
 from pipeline.poker.holdem import (
@@ -78,7 +88,7 @@ from pipeline.runs.runner import BaseRun, Summary, SummaryParts
 from pipeline.runs.scoring import BatchOutcome, Scoring, Totals
 from pipeline.text import shown
 
-BOARD_SIZES = holdem.BOARD_SIZES  # preflop, flop, turn and river
+_SHAPE = HOLDEM.with_boards(BOARD_SIZES)
 DEFAULT_SAMPLES = 20_000
 SPLIT_UNIT = 2520  # lcm(1..10): a k-way share of the pot is a whole number of units
 CHUNK = 1 << 18  # (deal, run-out) pairs scored at a time: bounds memory to a few MB per array
@@ -87,7 +97,7 @@ SAMPLE_BLOCK = 1 << 14  # random run-outs drawn from one child seed: the unit of
 MAX_SAMPLES = 10 ** 12
 _RANKS = len(cards.RANKS)
 _SUIT_BITS = 13  # a suit-major card mask: bit 13 * suit + rank
-_UNITS = np.array([0] + [SPLIT_UNIT // k for k in range(1, holdem.MAX_PLAYERS + 1)], dtype=np.int32)
+_UNITS = np.array([0] + [SPLIT_UNIT // k for k in range(1, MAX_PLAYERS + 1)], dtype=np.int32)
 
 
 @dataclass
@@ -113,7 +123,7 @@ class Equity:
     exact: np.ndarray
 
 
-def equities(deals: holdem.Deals, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
+def equities(deals: Deals, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
              chunk: int = CHUNK, on_progress: Callable[[int, int], None] | None = None) -> Equity:
     """Each seat's equity in every deal.
 
@@ -121,7 +131,7 @@ def equities(deals: holdem.Deals, *, samples: int = DEFAULT_SAMPLES, seed: int =
     ----------
     deals : Deals
         Valid deals only (``reasons`` all None), parsed with
-        ``board_sizes=BOARD_SIZES``: the board's cards, then ``cards.DECK_SIZE``.
+        ``shape=_SHAPE``: the board's cards, then ``cards.DECK_SIZE``.
     samples : int
         Random run-outs drawn for a preflop board (unless ``exact``), 2 to
         ``MAX_SAMPLES``.  Drawn and scored ``chunk`` at a time, so memory
@@ -150,8 +160,8 @@ def equities(deals: holdem.Deals, *, samples: int = DEFAULT_SAMPLES, seed: int =
     --------
     Only a ten (four are left among 44 cards) saves Q J against the aces:
 
-    >>> deals = holdem.parse_deals(pa.array(["Ah Kd 2c 3s"]), [pa.array(["As Ad"]), pa.array(["Qs Js"])],
-    ...                            board_sizes=BOARD_SIZES)
+    >>> deals = parse_deals(pa.array(["Ah Kd 2c 3s"]), [pa.array(["As Ad"]), pa.array(["Qs Js"])],
+    ...                            shape=_SHAPE)
     >>> equities(deals).equity.tolist() == [[40 / 44, 4 / 44]]
     True
     """
@@ -471,8 +481,8 @@ def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAM
     """
     if isinstance(hands, str):  # one hand's letters would be read as hands of one letter each
         raise InputError(f"hands {shown(hands)}: give a list of hands, like ['AhAs', 'KdKc']")
-    if not 1 <= len(hands) <= holdem.MAX_PLAYERS:
-        raise InputError(f"{len(hands)} hands: give 1 to {holdem.MAX_PLAYERS}")
+    if not 1 <= len(hands) <= MAX_PLAYERS:
+        raise InputError(f"{len(hands)} hands: give 1 to {MAX_PLAYERS}")
     for label, text in [*((f"p{seat}", hand) for seat, hand in enumerate(hands, start=1)), ("board", board)]:
         if not isinstance(text, str):
             raise InputError(f"{label} is {type(text).__name__}, not text: write cards like 'Ah As'")
@@ -482,9 +492,9 @@ def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAM
             text.encode("utf-8")
         except UnicodeEncodeError:  # bytes of the command line that are not UTF-8
             raise InputError(f"{label} {shown(text)}: unknown card (a byte that is not UTF-8)") from None
-    deals = holdem.parse_deals(pa.array([notation.spaced_cards(board)]),
+    deals = parse_deals(pa.array([notation.spaced_cards(board)]),
                                [pa.array([notation.spaced_cards(hand)]) for hand in hands],
-                               board_sizes=BOARD_SIZES)
+                               shape=_SHAPE)
     if deals.reasons[0] is not None:
         raise InputError(deals.reasons[0])
     return equities(deals, samples=samples, seed=seed, exact=exact, on_progress=on_progress)
@@ -533,7 +543,7 @@ class EquityRun(BaseRun):
                 raise InputError(f"{source.path}: equity reads deal tables and contest files, "
                                  f"not hand histories")
         columns = holdem.GAME.input_columns({str(source.path): source.columns for source in self.sources})
-        self.seats = holdem.seats_of(columns)
+        self.seats = seats_of(columns)
         kept = kept_columns(self.sources, keep=keep, keep_all=keep_all, taken=self.equity_schema().names,
                             output_format=output_format, results=self.results_name)
         # The run's rejects, row numbers and accounting, without an expected column.
@@ -544,7 +554,7 @@ class EquityRun(BaseRun):
     def equity_schema() -> pa.Schema:
         """The equity table's own columns: every seat, whatever the inputs hold."""
         fields = [pa.field("row", pa.int64()), pa.field("runouts", pa.int64()), pa.field("exact", pa.bool_())]
-        for name in holdem.SEATS:
+        for name in SEATS:
             fields += [pa.field(f"{name}_equity", pa.float64()), pa.field(f"{name}_equity_se", pa.float64())]
         return pa.schema(fields)
 
@@ -562,8 +572,8 @@ class EquityRun(BaseRun):
         and those sampled (``sampled``).
         """
         table = batch.table
-        deals = holdem.parse_deals(table.column(holdem.BOARD_COLUMN),
-                                   [table.column(name) for name in self.seats], board_sizes=BOARD_SIZES)
+        deals = parse_deals(table.column(BOARD_COLUMN),
+                                   [table.column(name) for name in self.seats], shape=_SHAPE)
         ok = deals.reasons == None  # noqa: E711 (elementwise)
         result = equities(deals.take(ok), samples=self.samples, seed=self.seed, exact=self.exact)
         columns = {"row": pa.array((batch.rows + offset)[ok]), "runouts": pa.array(result.runouts),

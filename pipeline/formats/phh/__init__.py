@@ -2,7 +2,7 @@
 
 Layer: formats and I/O (:mod:`pipeline.formats`); the package imports
 :mod:`~pipeline.formats.sources`, :mod:`~pipeline.formats.histories`,
-:mod:`~pipeline.formats.scan`, the hold'em game's columns, pure evaluation and
+:mod:`~pipeline.formats.scan`, the board games' columns, pure evaluation and
 the foundation modules, never the runs or the command line.
 
 This package owns the Poker Hand History format (PHH: TOML, one hand per

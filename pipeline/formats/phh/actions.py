@@ -23,10 +23,10 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.arrays import as_mask
-from pipeline.games import holdem
+from pipeline.games import deals
 from pipeline.text import offsets_and_data
 
-_SEATS = holdem.MAX_PLAYERS
+_SEATS = deals.MAX_PLAYERS
 
 # Verbs, as codes.
 DH, DB, CBR, CC, FOLD, SM, OTHER = range(7)

@@ -30,12 +30,12 @@ from numpy.typing import NDArray
 from pipeline.arrays import as_mask
 from pipeline.formats.phh.actions import CBR, CC, DB, DH, FOLD, OTHER, SM, Actions
 from pipeline.formats.phh.toml import VARIANTS, Hands, padded
-from pipeline.games import holdem
+from pipeline.games import deals
 from pipeline.poker import cards
 from pipeline.poker.holdem import BEST_OF
 from pipeline.text import shown
 
-_SEATS = holdem.MAX_PLAYERS
+_SEATS = deals.MAX_PLAYERS
 _BOARD = BEST_OF
 
 #: The codes of a card written '??' (a card nobody saw) and of no card, beside those of
@@ -100,7 +100,7 @@ class Rejections:
 
 @dataclass
 class Fields:
-    """The per-seat fields of a group of hands, padded to :data:`holdem.MAX_PLAYERS` seats.
+    """The per-seat fields of a group of hands, padded to :data:`deals.MAX_PLAYERS` seats.
 
     Attributes
     ----------

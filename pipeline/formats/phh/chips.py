@@ -26,7 +26,7 @@ from pipeline.formats.phh.checks import Rejections
 from pipeline.formats.phh.record import record_of
 from pipeline.formats.phh.toml import Hands
 from pipeline.formats.sources import Batch
-from pipeline.games import holdem
+from pipeline.games import deals
 from pipeline.hands.audit import Settled, settle
 from pipeline.hands.model import hand_key
 from pipeline.hands.showdown import NO_RECORDED_WINNER, seat_masks
@@ -94,7 +94,7 @@ class Replay:
         """(hands,) object: the recorded winners of the scored showdowns the record checks, "" elsewhere."""
         settled = self.settled
         masks = seat_masks(settled.record.seat, settled.audit.winners)
-        named = np.where(masks > 0, holdem.winners_text(masks), NO_RECORDED_WINNER)
+        named = np.where(masks > 0, deals.winners_text(masks), NO_RECORDED_WINNER)
         found: NDArray[np.object_] = np.where(settled.audit.checked(settled.ending), named, "")
         return found
 

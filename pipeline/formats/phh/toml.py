@@ -34,13 +34,13 @@ from numpy.typing import NDArray
 from pipeline.arrays import as_mask, first_per
 from pipeline.formats import scan
 from pipeline.formats.phh.files import Group
-from pipeline.games import holdem
+from pipeline.games import deals
 from pipeline.ranges import ranges
 from pipeline.text import offsets_and_data, shown, spans
 
 VARIANTS = ("NT", "FT")  # no-limit and fixed-limit Texas hold'em
 
-_SEATS = holdem.MAX_PLAYERS
+_SEATS = deals.MAX_PLAYERS
 
 _NUMBER_FIELDS = ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks", "winnings", "seats")
 _REQUIRED = ("variant", "antes", "starting_stacks", "actions")

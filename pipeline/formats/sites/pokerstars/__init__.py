@@ -2,7 +2,7 @@
 
 Layer: formats and I/O (:mod:`pipeline.formats`); the package imports
 :mod:`~pipeline.formats.sources`, :mod:`~pipeline.formats.histories`,
-:mod:`~pipeline.formats.scan`, the hold'em game's columns, the hands' model
+:mod:`~pipeline.formats.scan`, the board games' columns, the hands' model
 and :class:`~pipeline.hands.record.Record`, and the foundation modules, never
 the runs or the command line.
 

@@ -63,14 +63,14 @@ from pipeline.formats.sites.pokerstars.lines import (
     streets,
     take,
 )
-from pipeline.games import holdem
+from pipeline.games import deals
 from pipeline.hands.model import VOCABULARIES, Action, Apart, vocabulary_column
 from pipeline.hands.record import CODE, NO_CARD, SLOTS, UNKNOWN_CARD, Record
 from pipeline.text import shown
 
 #: The site, as the Record's ``site`` names it.
 VENUE = "PokerStars"
-_SEATS = holdem.MAX_PLAYERS
+_SEATS = deals.MAX_PLAYERS
 
 # Amounts: a currency sign or none (tournament chips), digits with thousands separators.
 _AMOUNT = r"[$€£¥]?[0-9][0-9,]*(?:\.[0-9]+)?"
