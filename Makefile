@@ -74,6 +74,7 @@ test-install: $(TEST_STAMP)
 bench: $(BENCH_STAMP)
 	$(BIN)/python -m compileall -q pipeline
 	$(BIN)/python bench/bench_keys.py
+	$(BIN)/python bench/bench_omaha.py
 	$(BIN)/python bench/bench_run.py
 	$(BIN)/python bench/bench_cores.py
 	$(BIN)/python bench/bench_phh.py
