@@ -9,7 +9,7 @@ C(k, 2) * C(b, 3) fives.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations, product
+from itertools import combinations
 from itertools import combinations_with_replacement as multisets
 
 import numpy as np
@@ -353,14 +353,6 @@ def test_best_low_five_is_two_hole_and_three_board_cards_of_the_low(board_size, 
             continue
         assert len(set(five[:2]) & set(h)) == 2 and len(set(five[2:]) & set(b)) == 3
         assert low_of_five(five) == reference_low(b, h)
-
-
-def test_board_networks_sort_every_zero_one_row():
-    # The 0-1 principle: a network that sorts every row of zeros and ones sorts every row.
-    for width in omaha.BOARD_NETWORKS:
-        rows = np.array(list(product([0, 1], repeat=width)), dtype=np.uint8)
-        ordered = omaha.sort_board(list(rows.T))
-        assert np.array_equal(np.stack(ordered, axis=1), np.sort(rows, axis=1))
 
 
 def test_inputs_of_any_integer_type_and_no_deal():

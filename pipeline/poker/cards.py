@@ -82,6 +82,8 @@ CARD_TEXT = np.array([r + s for r in RANKS for s in SUITS])
 # np.sort along a short axis.  Tests check each one by the 0-1 principle.
 SORTING_NETWORKS: dict[int, tuple[tuple[int, int], ...]] = {
     2: ((0, 1),),
+    3: ((0, 1), (1, 2), (0, 1)),
+    4: ((0, 1), (2, 3), (0, 2), (1, 3), (1, 2)),
     5: ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)),
     6: ((1, 2), (4, 5), (0, 2), (3, 5), (0, 1), (3, 4), (2, 5), (0, 3),
         (1, 4), (2, 4), (1, 3), (2, 3)),

@@ -269,30 +269,6 @@ def low_pair_table() -> tuple[NDArray[np.int8], NDArray[np.int8]]:
     return keys, of_set
 
 
-#: Sorting networks for the unfinished boards (``cards.SORTING_NETWORKS`` starts at five).
-BOARD_NETWORKS: dict[int, tuple[tuple[int, int], ...]] = {
-    3: ((0, 1), (1, 2), (0, 1)),
-    4: ((0, 1), (2, 3), (0, 2), (1, 3), (1, 2)),
-}
-
-
-def sort_board(columns: list[np.ndarray]) -> list[np.ndarray]:
-    """Sort across the 3, 4 or 5 rank columns of boards, row by row, as :func:`.cards.sort_columns`.
-
-    >>> [column.tolist() for column in sort_board([np.array([9, 0]), np.array([2, 0]), np.array([5, 1])])]
-    [[2, 0], [5, 0], [9, 1]]
-    """
-    network = BOARD_NETWORKS.get(len(columns))
-    if network is None:
-        return cards.sort_columns(columns)
-    columns = list(columns)
-    for i, j in network:
-        low = np.minimum(columns[i], columns[j])
-        columns[j] = np.maximum(columns[i], columns[j])
-        columns[i] = low
-    return columns
-
-
 def _columns(values: ArrayLike, *, shape: str, rows: int | None, widths: tuple[int, ...],
              what: str) -> NDArray[np.uint8]:
     """Card codes of shape (n, ..., k), checked, as uint8 columns: the first axis moved last.
@@ -324,7 +300,7 @@ def _deal_columns(board: ArrayLike, holes: ArrayLike,
 
 def _high_board(columns: NDArray[np.uint8]) -> _HighBoard:
     """The board's part of its seats' high keys: its plain row, and its flush suit and suited ranks."""
-    ranks = sort_board([column >> 2 for column in columns])
+    ranks = cards.sort_columns([column >> 2 for column in columns])
     plain_rows = cards.multiset_index(ranks) * np.int32(_PAIRS)
     counts = np.take(_SUIT_COUNTER, columns[0])
     for column in columns[1:]:
