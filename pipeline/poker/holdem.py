@@ -241,23 +241,27 @@ def suit_counts(codes: np.ndarray) -> NDArray[np.uint16]:
     return counters
 
 
-def raise_flushes(keys: np.ndarray, columns: list[np.ndarray], suits: np.ndarray) -> None:
+def raise_flushes(keys: np.ndarray, columns: list[np.ndarray], suits: np.ndarray, *,
+                  table: np.ndarray | None = None, rank_bits: np.ndarray | None = None) -> None:
     """Raise ``keys`` in place to the best flush of the rows that hold five cards of a suit.
 
     ``columns`` are the card codes of every row, one array per card, and
     ``suits`` the sum of their :func:`suit_counts`.  Only the few rows with
-    a flush (about 3 % of seven-card hands) are looked at.
+    a flush (about 3 % of seven-card hands) are looked at.  ``table`` (keys by
+    a suit's set of rank bits) and ``rank_bits`` (the bit of each rank) are
+    hold'em's unless another ranking gives its own (short-deck's).
     """
     flush_suit = flush_suit_table()[suits]
     rows = np.flatnonzero(flush_suit >= 0)
     if not rows.size:
         return
+    bits = _RANK_BIT if rank_bits is None else rank_bits
     suit = flush_suit[rows]
     mask = np.zeros(rows.size, dtype=np.uint16)
     for column in columns:
         flushed = column[rows]
-        mask |= np.where((flushed & 3) == suit, _RANK_BIT[flushed >> 2], 0).astype(np.uint16)
-    keys[rows] = np.maximum(keys[rows], flush_table()[mask])
+        mask |= np.where((flushed & 3) == suit, bits[flushed >> 2], 0).astype(np.uint16)
+    keys[rows] = np.maximum(keys[rows], (flush_table() if table is None else table)[mask])
 
 
 @built_once

@@ -277,29 +277,15 @@ def flush_table(trips_beat_straight: bool) -> NDArray[np.int16]:
     return keys
 
 
-#: Card code -> the bit of its short rank in a 9-bit mask (none for a code below the six).
-_RANK_BIT_OF_CODE = np.where(np.arange(cards.DECK_SIZE) >= LOWEST_CODE,
-                             1 << np.maximum(np.arange(cards.DECK_SIZE) // 4 - LOWEST_RANK, 0),
-                             0).astype(np.uint16)
+#: Rank -> the bit of its short rank in a 9-bit mask (none for a rank below the six).
+_RANK_BIT = np.where(np.arange(len(cards.RANKS)) >= LOWEST_RANK,
+                     1 << np.maximum(np.arange(len(cards.RANKS)) - LOWEST_RANK, 0), 0).astype(np.uint16)
 
 
 def _raise_flushes(keys: NDArray[np.int16], columns: list[NDArray[np.uint8]], suits: NDArray[np.uint16],
                    trips_beat_straight: bool) -> None:
-    """Raise ``keys`` in place to the best flush of the rows holding five cards of one suit.
-
-    ``columns`` are the card codes of every row, one array per card, and
-    ``suits`` the sum of their :func:`pipeline.poker.holdem.suit_counts`.
-    """
-    flush_suit = holdem.flush_suit_table()[suits]
-    rows = np.flatnonzero(flush_suit >= 0)
-    if not rows.size:  # only about 2 % of random seven-card deals hold a flush
-        return
-    suit = flush_suit[rows].astype(np.uint8)
-    held = np.zeros(rows.size, dtype=np.uint16)
-    for column in columns:
-        codes = column[rows]
-        held |= _RANK_BIT_OF_CODE[codes] * ((codes & 3) == suit)
-    keys[rows] = np.maximum(keys[rows], flush_table(trips_beat_straight)[held])
+    """Raise ``keys`` in place to the best flush, as hold'em does, by the short-deck flush table."""
+    holdem.raise_flushes(keys, columns, suits, table=flush_table(trips_beat_straight), rank_bits=_RANK_BIT)
 
 
 def hand_keys(hands: ArrayLike, *, trips_beat_straight: bool = False) -> NDArray[np.int16]:
