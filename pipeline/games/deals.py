@@ -73,11 +73,6 @@ class Shape:
         return Shape(self.hole_sizes, board_sizes, self.deck, self.deck_name)
 
     @property
-    def widest(self) -> int:
-        """The most hole cards a seat holds."""
-        return self.hole_sizes[-1]
-
-    @property
     def full_deck(self) -> bool:
         return len(self.deck) == cards.DECK_SIZE
 
