@@ -1,11 +1,13 @@
 """Exact counts: the number of hands in each category, counted from the rules.
 
 Layer: pure evaluation (:mod:`pipeline.poker`); imports the cards and the
-keys of both games (:mod:`pipeline.poker.larvis`, :mod:`pipeline.poker.holdem`).
+keys of the games (:mod:`pipeline.poker.larvis`, :mod:`pipeline.poker.holdem`,
+:mod:`pipeline.poker.shortdeck`).
 
-This module owns the exact number of hands in each category of both games,
+This module owns the exact number of hands in each category of the games,
 computed by counting (nothing is typed in): hold'em with five or seven
-cards from a 52-card deck, and Larvis with five.
+cards from a 52-card deck, Larvis with five, and short-deck hold'em with
+five to seven cards from its 36-card deck, in either ranking.
 
 How the counts are computed
 ---------------------------
@@ -29,6 +31,13 @@ straight flush when ``S`` contains five consecutive ranks (or A 2 3 4 5),
 otherwise a flush.  A flush always beats the suitless hand of the same
 cards: with five cards of one suit among seven, only two cards are left, too
 few to complete a full house or four of a kind (a guard checks this).
+
+Short deck is counted by enumeration instead: every one of the C(36, k)
+hands (8,347,680 for seven cards) is scored by
+:func:`pipeline.poker.shortdeck.hand_keys`, block by block.  The hands are
+generated as arrays, not tuples: the (k - 1)-card sets of the deck in
+lexicographic order put the sets above any card last, so the hands whose
+lowest card is ``c`` are ``c`` beside a suffix of that one table.
 """
 
 from __future__ import annotations
@@ -41,7 +50,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.poker import cards, holdem, larvis
+from pipeline.poker import cards, holdem, larvis, shortdeck
 
 _H = holdem.Category
 
@@ -140,3 +149,81 @@ def larvis_counts(k: int) -> dict[str, int]:
     shapes = shape_counts(k, straights=False)
     return {str(category): shapes[cards.SHAPES[shape]]
             for category, shape in zip(larvis.CATEGORIES, larvis.SHAPE_OF_CATEGORY, strict=True)}
+
+
+def combination_rows(n: int, k: int) -> NDArray[np.uint8]:
+    """Every k-subset of ``range(n)`` (1 <= k <= n <= 256) as an ascending row, in lexicographic order.
+
+    Returns
+    -------
+    rows : ndarray of shape (C(n, k), k), dtype uint8
+        The rows of ``itertools.combinations(range(n), k)``, in its order.
+
+    >>> combination_rows(4, 2).tolist()
+    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+    """
+    rows = np.arange(n, dtype=np.uint8)[:, None]
+    for size in range(2, k + 1):
+        # The sets of size - 1 whose least element is above a are the last C(n - 1 - a, size - 1)
+        # rows: put a before each of them.
+        tails = [rows[len(rows) - math.comb(n - 1 - a, size - 1):] for a in range(n - size + 1)]
+        rows = np.concatenate([np.column_stack([np.full(len(tail), a, dtype=np.uint8), tail])
+                               for a, tail in enumerate(tails)])
+    return rows
+
+
+#: Hands scored at a time by :func:`shortdeck_counts`: 7 MB of seven-card rows and the scoring's
+#: temporaries, some 60 MB in all.
+_BLOCK_ROWS = 1 << 20
+
+
+def shortdeck_counts(k: int, *, trips_beat_straight: bool = False) -> dict[str, int]:
+    """Hands of the best five of k cards from the 36-card short deck in each category.
+
+    Parameters
+    ----------
+    k : int
+        5, 6 or 7 cards.
+    trips_beat_straight : bool, keyword-only
+        The ranking where three of a kind beats a straight: from six cards
+        up, a hand holding both counts as three of a kind.
+
+    Returns
+    -------
+    counts : dict of str to int
+        ``str(category)`` of :func:`pipeline.poker.shortdeck.category_order`,
+        weakest first, to its number of hands; they sum to C(36, k).  Counted
+        once per k and ranking (seven cards: some 8 million hands scored).
+
+    Raises
+    ------
+    ValueError
+        For k other than 5, 6 or 7.
+
+    >>> counts = shortdeck_counts(5)
+    >>> counts["Flush"], counts["Full House"], sum(counts.values()) == math.comb(36, 5)
+    (480, 1728, True)
+    """
+    if k not in shortdeck.HAND_SIZES:
+        raise ValueError(f"short-deck counts are for hands of {shortdeck.HAND_SIZES} cards, not {k}")
+    return dict(_shortdeck_counts(k, bool(trips_beat_straight)))
+
+
+@cache
+def _shortdeck_counts(k: int, trips_beat_straight: bool) -> dict[str, int]:
+    deck = shortdeck.DECK_CODES
+    category_of_key = shortdeck.five_card_tables(trips_beat_straight)[2]
+    rest = deck[combination_rows(len(deck), k - 1)]
+    per_key = np.zeros(len(category_of_key), dtype=np.int64)
+    for low in range(len(deck) - k + 1):
+        tails = rest[len(rest) - math.comb(len(deck) - 1 - low, k - 1):]  # every set above the card
+        for start in range(0, len(tails), _BLOCK_ROWS):
+            tail = tails[start:start + _BLOCK_ROWS]
+            hands = np.empty((len(tail), k), dtype=np.uint8)
+            hands[:, 0], hands[:, 1:] = deck[low], tail
+            keys = shortdeck.hand_keys(hands, trips_beat_straight=trips_beat_straight)
+            per_key += np.bincount(keys, minlength=len(per_key))
+    totals = np.zeros(len(shortdeck.CATEGORIES), dtype=np.int64)
+    np.add.at(totals, category_of_key[1:], per_key[1:])  # key 0, no hand, never occurs
+    names = shortdeck.category_order(trips_beat_straight=trips_beat_straight)
+    return {str(name): int(total) for name, total in zip(names, totals, strict=True)}
