@@ -1,7 +1,9 @@
 """pokerpipe: decide poker winners at archive scale.
 
-Two games share one pipeline: Larvis (suitless five-card poker, two hands
-head to head) and Texas Hold'em (1 to 10 players, best five of seven).
+Games share one pipeline: Larvis (suitless five-card poker, two hands head
+to head), Texas Hold'em (1 to 10 players, best five of seven), Omaha and
+Omaha hi-lo (two of four to six hole cards with three of the board), and
+short-deck hold'em (the 36-card deck).
 The package is built in layers, each importing only the layers below it:
 
 * foundation: :mod:`pipeline.arrays`, :mod:`pipeline.errors`, :mod:`pipeline.ranges`,
@@ -41,6 +43,9 @@ if TYPE_CHECKING:
     from pipeline.poker.holdem import key_categories as holdem_key_categories
     from pipeline.poker.larvis import hand_keys as larvis_hand_keys
     from pipeline.poker.larvis import key_categories as larvis_key_categories
+    from pipeline.poker.omaha import hand_keys as omaha_hand_keys
+    from pipeline.poker.omaha import low_keys as omaha_low_keys
+    from pipeline.poker.shortdeck import hand_keys as shortdeck_hand_keys
     from pipeline.runs.api import run, score
 
 #: Public name -> (module, attribute), imported on first use.
@@ -53,11 +58,15 @@ _LAZY = {
     "holdem_hand_keys": ("pipeline.poker.holdem", "hand_keys"),
     "deal_keys": ("pipeline.poker.holdem", "deal_keys"),
     "holdem_key_categories": ("pipeline.poker.holdem", "key_categories"),
+    "omaha_hand_keys": ("pipeline.poker.omaha", "hand_keys"),
+    "omaha_low_keys": ("pipeline.poker.omaha", "low_keys"),
+    "shortdeck_hand_keys": ("pipeline.poker.shortdeck", "hand_keys"),
 }
 
 __all__ = [
     "score", "run", "compare", "larvis_hand_keys", "larvis_key_categories", "holdem_hand_keys", "deal_keys",
-    "holdem_key_categories", "InputError", "UsageError", "PokerpipeError", "__version__",
+    "holdem_key_categories", "omaha_hand_keys", "omaha_low_keys", "shortdeck_hand_keys",
+    "InputError", "UsageError", "PokerpipeError", "__version__",
 ]
 
 

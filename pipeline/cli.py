@@ -68,7 +68,7 @@ class _GameName(click.ParamType):  # type: ignore[type-arg]  # generic at run ti
     name = "game"
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        return "[" + "|".join(registry.names()) + "]"
+        return "GAME"
 
     def convert(self, value: str, param: click.Parameter | None, ctx: click.Context | None) -> str:
         if value not in registry.names():
@@ -297,7 +297,8 @@ def _check_rejects(summary: dict[str, Any], outdir: str, limit: int | None, *, s
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="csv",
               show_default=True, help="Format of the winners table.")
 @click.option("--game", type=_GameName(), default=None,
-              help="Game of the inputs; detected from their columns when omitted.")
+              help=f"Game of the inputs: {', '.join(registry.names())}.  Detected from their columns "
+                   "(and Omaha from its cards) when omitted.")
 @click.option("--batch-rows", type=click.IntRange(min=1), default=DEFAULT_BATCH_ROWS,
               show_default=True, help="Rows scored at a time; bounds memory.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
@@ -568,26 +569,32 @@ def contest(file: str | None, batch_rows: int) -> None:
 
 
 @cli.command()
-@click.option("--game", type=_GameName(), required=True, help="Which game to deal.")
+@click.option("--game", type=_GameName(), required=True,
+              help=f"Which game to deal: {', '.join(registry.names())}.")
 @click.option("--rows", type=click.IntRange(min=0), required=True, help="Deals (or games) to write.")
 @click.option("--players", type=click.IntRange(1, deals.MAX_PLAYERS), default=6, show_default=True,
-              help="Hold'em players per deal.")
+              help="Players per deal of a board game (hold'em, Omaha, short-deck).")
+@click.option("--hole-cards", type=click.IntRange(2, 6), default=None,
+              help="Hole cards a seat, where the game deals several counts (Omaha: 4, 5 or 6; default 4).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Same seed, same file.")
 @click.option("-o", "--output", "path", required=True, type=click.Path(dir_okay=False, writable=True),
               help="File to write: .csv (.gz, .bz2, .zst), .parquet, or .in for a contest file.")
 @click.option("--force", is_flag=True, help="Replace the file if it exists (refused otherwise).")
-def generate(game: str, rows: int, players: int, seed: int, path: str, force: bool) -> None:
+def generate(game: str, rows: int, players: int, hole_cards: int | None, seed: int, path: str,
+             force: bool) -> None:
     """Write a reproducible random archive dealt from a real deck.
 
     \b
     Example:
         pokerpipe generate --game holdem --rows 1000000 --seed 7 -o deals.parquet
+        pokerpipe generate --game omaha --hole-cards 5 --rows 1000 -o plo5.csv
     """
     from pipeline.runs.generate import generate as write_archive
 
     try:
-        written = write_archive(path, game=game, rows=rows, players=players, seed=seed, force=force)
+        written = write_archive(path, game=game, rows=rows, players=players, seed=seed, force=force,
+                                hole_cards=hole_cards)
     except PokerpipeError as error:
         raise _one_line(error) from None
     click.echo(f"{written:,} {registry.get(game).row_noun} -> {path}", err=True)
@@ -643,6 +650,8 @@ def _print_report(report: dict[str, Any], *, as_json: bool) -> None:
         click.echo(f"\n{title}")
         click.echo(part.table.to_string(index=False, float_format=lambda x: f"{x:.6f}"))
         fit = part.fit
+        if part.note is not None:
+            click.echo(part.note)
         if fit is not None and fit.not_applicable is not None:
             click.echo(f"chi-square: does not apply: {fit.not_applicable}")
         elif fit is not None and fit.testable:

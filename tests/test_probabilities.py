@@ -53,9 +53,9 @@ def every_five_cards() -> np.ndarray:
 @pytest.mark.parametrize(("game", "cards"), SUPPORTED)
 def test_counts_cover_every_deal_once(game, cards):
     counts = exact_counts(game, cards=cards)
-    assert sum(counts.values()) == comb(52, cards)
-    names = holdem.CATEGORIES if game == "holdem" else larvis.CATEGORIES
-    assert list(counts) == [c.value for c in names]
+    played = registry.get(game)
+    assert sum(counts.values()) == comb(len(played.deck()), cards)
+    assert list(counts) == list(played.categories)
     assert all(type(v) is int and v > 0 for v in counts.values())
 
 
@@ -98,7 +98,8 @@ def test_holdem_seven_shares_fit_hand_keys_on_random_deals():
 @pytest.mark.parametrize(("game", "cards", "message"), [
     ("holdem", 6, "game='holdem' with cards=6"), ("holdem", 4, "game='holdem' with cards=4"),
     ("larvis", 7, "game='larvis' with cards=7"), ("holdem", 5.0, "game='holdem' with cards=5.0"),
-    ("omaha", 5, "unknown game 'omaha': expected holdem or larvis")])
+    ("omaha", 9, "game='omaha' with cards=9: known are $"),
+    ("stud", 5, "unknown game 'stud': expected holdem or larvis or omaha")])
 def test_unsupported_games_are_refused(game, cards, message):
     with pytest.raises(ValueError, match=message):
         exact_counts(game, cards=cards)
@@ -111,7 +112,7 @@ def test_shares_are_counts_over_total(game, cards):
     assert list(shares) == list(counts)
     assert sum(shares.values()) == pytest.approx(1.0, abs=1e-12)
     for name, count in counts.items():
-        assert shares[name] == count / comb(52, cards)
+        assert shares[name] == count / comb(len(registry.get(game).deck()), cards)
 
 
 @pytest.mark.parametrize(("game", "cards"), SUPPORTED)

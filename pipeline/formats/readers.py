@@ -55,7 +55,7 @@ from pipeline.formats.sources import (
     as_strings,
     format_suffix,
 )
-from pipeline.games import registry
+from pipeline.games import deals, registry
 from pipeline.text import listed, shown
 
 #: Formats whose columns the file names (deal archives and games files): a column of the user's
@@ -408,6 +408,26 @@ def read_batches(source: Source, columns: tuple[str, ...], *,
         yield from _holding(sites.read_batches(source, batch_rows=batch_rows), columns)
     else:
         yield from csv_files.read_batches(source, columns, batch_rows=batch_rows, byte_range=byte_range)
+
+
+def first_hole_cards(source: Source, *, rows: int = 256) -> int | None:
+    """The cards of the first seated hand among a deal archive's first ``rows`` rows, if any.
+
+    What tells an Omaha archive (four to six cards a seat) from a hold'em
+    one (two) when no game is named.  None for a source that is no CSV or
+    Parquet table of seats, or whose first rows seat nobody; an unreadable
+    file is left to the run, which names its fault.
+    """
+    seats = deals.seats_of(source.columns)
+    if source.format not in TABLE_FORMATS or deals.BOARD_COLUMN not in source.columns or not seats:
+        return None
+    try:
+        batch = next(iter(read_batches(source, seats, batch_rows=rows)), None)
+    except (ValueError, OSError):
+        return None
+    if batch is None:
+        return None
+    return deals.first_hole_count([batch.table.column(name) for name in seats], rows=rows)
 
 
 def _holding(batches: Iterable[Batch], columns: tuple[str, ...]) -> Iterator[Batch]:

@@ -102,7 +102,7 @@ class Game(ABC):
         What a row is, in the plural ("games", "deals").
     hand_cards : int
         Cards in one hand: the exact category shares are those of this many
-        cards from a 52-card deck.
+        cards from the game's deck (:meth:`deck`).
     exact_hand_sizes : tuple of int
         Hand sizes :meth:`exact_counts` knows (``hand_cards`` among them).
     columns_hint : str
@@ -125,10 +125,23 @@ class Game(ABC):
     writes_contest: ClassVar[bool] = False
     #: The most players of a row, or None where a row has a fixed number of hands.
     max_players: ClassVar[int | None] = None
+    #: Whether :func:`pipeline.games.registry.detect` may pick the game from a file's columns and
+    #: cards; a game whose files look like another's (hi-lo, short-deck) is only ever named.
+    detectable: ClassVar[bool] = True
+
+    def holds(self, hole_cards: int) -> bool:
+        """Whether a seat of this game holds ``hole_cards`` cards (a game without seats: any)."""
+        return True
 
     def contest_bytes(self, dealt: np.ndarray) -> np.ndarray:
         """The contest-file text of dealt cards (cards, n); only where :attr:`writes_contest`."""
         raise UsageError(f"{self.title} has no contest format")
+
+    def dealing(self, hole_cards: int | None) -> Game:
+        """The game as ``generate`` deals it, ``hole_cards`` a seat (Omaha: 4, 5 or 6); itself for None."""
+        if hole_cards is None:
+            return self
+        raise UsageError(f"{self.title} deals no hole cards to choose")
 
     def deck(self) -> NDArray[np.uint8]:
         """The card codes the game deals from, ascending: the 52 cards unless the game says otherwise."""
@@ -183,7 +196,7 @@ class Game(ABC):
     @abstractmethod
     def exact_counts(self, cards: int | None = None) -> dict[str, int]:
         """Hands of each category among all hands of ``cards`` cards (default
-        :attr:`hand_cards`) from a 52-card deck, weakest first."""
+        :attr:`hand_cards`) from the game's deck, weakest first."""
 
     @abstractmethod
     def deal_columns(self, players: int) -> tuple[str, ...]:

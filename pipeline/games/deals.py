@@ -322,8 +322,10 @@ def all_distinct(board: np.ndarray, holes: np.ndarray, seated: np.ndarray) -> ND
     return cards.all_distinct(columns)
 
 
-def _expected(counts: tuple[int, ...]) -> str:
-    """>>> _expected((4, 5, 6))
+def counts_text(counts: tuple[int, ...]) -> str:
+    """The counts as a sentence says them.
+
+    >>> counts_text((4, 5, 6))
     '4, 5 or 6'
     """
     return ", ".join(map(str, counts[:-1])) + " or " * (len(counts) > 1) + str(counts[-1])
@@ -369,7 +371,7 @@ def deal_problem(board: str | None, seats: list[str | None], *,
             return (f"{label} {shown(written)}: {cards.TEN_HINT}, and cards are separated by spaces: "
                     f"{shown(meant)}"), index
         if len(words) not in counts:
-            what = "empty" if not words else f"{len(words)} cards, expected {_expected(counts)}"
+            what = "empty" if not words else f"{len(words)} cards, expected {counts_text(counts)}"
             if any(len(word) > 2 for word in words):  # "AhKd": cards written together
                 what += ": cards are separated by spaces, like 'Ah Kd'"
             return f"{label} {shown(written)}: {what}" if words else f"{label} is empty", index
@@ -437,6 +439,23 @@ def winner_dictionary() -> pa.Array:
 def winner_column(masks: np.ndarray) -> pa.DictionaryArray:
     """The winners of each deal as a dictionary column of the contest's texts."""
     return pa.DictionaryArray.from_arrays(pa.array(masks.astype(np.int16)), winner_dictionary())
+
+
+def first_hole_count(seats: list[pa.Array | pa.ChunkedArray], *, rows: int = 256) -> int | None:
+    """The cards of the first seated hand among the first ``rows`` rows, row by row, seat by seat.
+
+    What tells an Omaha deal (four to six cards a seat) from a hold'em one
+    (two) where no game is named; None where those rows seat nobody.
+
+    >>> first_hole_count([pa.array([None, "Ah Kd Qc Js"]), pa.array(["2c 3c 4c 5c", None])])
+    4
+    """
+    texts = [column.slice(0, rows).to_pylist() for column in seats]
+    for row in zip(*texts):
+        for text in row:
+            if isinstance(text, str) and text.split():
+                return len(text.split())
+    return None
 
 
 def seats_of(columns: tuple[str, ...]) -> tuple[str, ...]:

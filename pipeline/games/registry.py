@@ -13,11 +13,12 @@ another (a test's toy game, a plug-in).
 from __future__ import annotations
 
 from pipeline.errors import InputError, UsageError
-from pipeline.games import holdem, larvis
+from pipeline.games import holdem, larvis, omaha, shortdeck
 from pipeline.games.base import Game
 from pipeline.text import shown
 
-_REGISTRY: dict[str, Game] = {game.name: game for game in (holdem.GAME, larvis.GAME)}
+_REGISTRY: dict[str, Game] = {game.name: game for game in (
+    holdem.GAME, larvis.GAME, omaha.OMAHA_GAME, omaha.HILO_GAME, shortdeck.GAME, shortdeck.TRIPS_GAME)}
 
 
 def register(game: Game) -> Game:
@@ -35,7 +36,7 @@ def names() -> tuple[str, ...]:
     """The registered games' names, sorted.
 
     >>> names()
-    ('holdem', 'larvis')
+    ('holdem', 'larvis', 'omaha', 'omaha-hilo', 'shortdeck', 'shortdeck-trips')
     """
     return tuple(sorted(_REGISTRY))
 
@@ -48,17 +49,26 @@ def get(name: str) -> Game:
         raise UsageError(f"unknown game {name!r}: expected {' or '.join(names())}") from None
 
 
-def detect(label: str, columns: tuple[str, ...]) -> Game:
-    """The game whose columns these are; InputError naming ``label`` when no game claims them.
+def detect(label: str, columns: tuple[str, ...], *, hole_cards: int | None = None) -> Game:
+    """The game whose columns (and cards) these are; InputError naming ``label`` when no game claims them.
 
     When several games claim the columns, the most specific claim wins: the
     game that requires more of them (``Hand1,Hand2`` before ``board``), then
-    the first by name.
+    the first by name.  ``hole_cards``, the cards of a file's first seated
+    hand where it has one, tells the board games apart (2 hold'em, 4 to 6
+    Omaha).  A game that is not :attr:`~pipeline.games.base.Game.detectable`
+    (hi-lo, short-deck) is never picked.
+
+    >>> detect("a.csv", ("board", "p1")).name, detect("a.csv", ("board", "p1"), hole_cards=5).name
+    ('holdem', 'omaha')
     """
-    claiming = [get(name) for name in names() if get(name).claims(columns)]
+    claiming = [game for game in map(get, names()) if game.detectable and game.claims(columns)]
+    if hole_cards is not None:
+        claiming = [game for game in claiming if game.holds(hole_cards)] or claiming
     if claiming:
         return max(claiming, key=lambda game: len(game.required_columns))
-    expected = " or ".join(f"{game.columns_hint} ({game.title})" for game in map(get, names()))
+    shown_games = [game for game in map(get, names()) if game.detectable]
+    expected = " or ".join(f"{game.columns_hint} ({game.title})" for game in shown_games)
     raise InputError(f"{label}: cannot tell the game from the columns "
                      f"{shown(', '.join(columns), quote=False) or '(none)'}: expected {expected}")
 

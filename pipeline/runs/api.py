@@ -28,7 +28,7 @@ DataFrame is given; it is scored through Arrow (``to_arrow``, then
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
@@ -38,7 +38,7 @@ import pyarrow as pa
 from pipeline.errors import InputError, UsageError
 from pipeline.formats import headers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS
-from pipeline.games import registry
+from pipeline.games import deals, registry
 from pipeline.runs import runner
 from pipeline.runs.columns import conformed
 from pipeline.runs.scoring import Scoring, scoring_for
@@ -190,7 +190,9 @@ def _score_polars(frame: pl.DataFrame, *, game: str | None, best_five: bool) -> 
 
 def _score_arrow(table: pa.Table, *, game: str | None, best_five: bool) -> pa.Table:
     names = tuple(table.column_names)
-    scoring = _scoring(names, game=game, best_five=best_five)
+    scoring = _scoring(names, game=game, best_five=best_five,
+                       hole_cards=None if game else _hole_cards(names, lambda name: _text(table.column(name),
+                                                                                          name)))
     columns = {name: _text(table.column(name), name) for name in scoring.columns if name in names}
     return _aligned(scoring, columns, table.num_rows)
 
@@ -200,7 +202,9 @@ def _score_frame(frame: pd.DataFrame, *, game: str | None, best_five: bool) -> p
 
     # A DataFrame may have non-text labels (0, 1, ...): they are no column a game reads.
     names = tuple(label for label in frame.columns if isinstance(label, str))
-    scoring = _scoring(names, game=game, best_five=best_five)  # refuses a name given twice
+    scoring = _scoring(names, game=game, best_five=best_five,  # refuses a name given twice
+                       hole_cards=None if game else _hole_cards(
+                           names, lambda name: _text(_series_array(frame[name].iloc[:256]), name)))
     columns = {name: _text(_series_array(frame[name]), name) for name in scoring.columns if name in names}
     result = _aligned(scoring, columns, len(frame))
     nullable = {pa.int8(): pd.Int8Dtype(), pa.int16(): pd.Int16Dtype(), pa.int32(): pd.Int32Dtype(),
@@ -210,11 +214,21 @@ def _score_frame(frame: pd.DataFrame, *, game: str | None, best_five: bool) -> p
     return out
 
 
-def _scoring(names: tuple[str, ...], *, game: str | None, best_five: bool) -> Scoring:
+def _hole_cards(names: tuple[str, ...], text: Callable[[str], pa.Array | pa.ChunkedArray]) -> int | None:
+    """The cards of the table's first seated hand (Omaha's are not hold'em's two), by ``text`` of a column."""
+    seats = deals.seats_of(names)
+    if deals.BOARD_COLUMN not in names or not seats or len(set(names)) < len(names):
+        return None
+    return deals.first_hole_count([text(name) for name in seats])
+
+
+def _scoring(names: tuple[str, ...], *, game: str | None, best_five: bool,
+             hole_cards: int | None = None) -> Scoring:
     if game is not None:
         registry.get(game)  # UsageError naming the known games
     headers.checked_columns(Path(LABEL), names)  # twice, or a near miss: the run's rules for a header
-    return scoring_for({LABEL: names}, game=game, best_five=best_five)
+    return scoring_for({LABEL: names}, game=game, best_five=best_five,
+                       hole_cards=None if game else {LABEL: hole_cards})
 
 
 def _series_array(series: pd.Series) -> pa.Array | pa.ChunkedArray:

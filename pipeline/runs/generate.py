@@ -63,7 +63,6 @@ from pipeline.formats import contest_files, csv_files, parquet_files
 from pipeline.formats.sources import COMPRESSIONS
 from pipeline.formats.writers import TableWriter, atomic_path, check_writable, csv_write_options
 from pipeline.games import registry
-from pipeline.poker import cards
 
 #: Rows dealt from one generator; a block is the unit of reproducibility.
 BLOCK_ROWS = 1 << 16
@@ -80,7 +79,7 @@ _MAX_COLUMN_BYTES = 2**31 - 1
 
 
 def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int = 6, seed: int = 0,
-             batch_rows: int = 1_000_000, force: bool = False) -> int:
+             batch_rows: int = 1_000_000, force: bool = False, hole_cards: int | None = None) -> int:
     """Write ``rows`` random deals to ``path``; return the number of rows written.
 
     Parameters
@@ -102,6 +101,9 @@ def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int
     batch_rows : int
         Rows built and written at a time; bounds memory.  Does not change
         the deals.
+    hole_cards : int, optional
+        The hole cards of each seat where the game deals several counts
+        (Omaha: 4, 5 or 6; its smallest by default).
     force : bool
         Replace ``path`` if it exists.  Without it an existing file is
         refused before anything is dealt, and one that appears while the
@@ -122,7 +124,7 @@ def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int
     rows = _whole_number("rows", rows, minimum=0)
     seed = _whole_number("seed", seed, minimum=0)
     batch_rows = _whole_number("batch_rows", batch_rows, minimum=1)
-    played = registry.get(game)
+    played = registry.get(game).dealing(hole_cards)
     if played.max_players is not None:
         players = _whole_number("players", players, minimum=1)
         if players > played.max_players:
@@ -137,7 +139,7 @@ def generate(path: str | os.PathLike[str], *, game: str, rows: int, players: int
 
     check_writable(path, replace=force)
 
-    dealer = _Dealer(seed, played.cards_per_row(players))
+    dealer = _Dealer(seed, played.cards_per_row(players), played.deck())
     if extension in CONTEST_EXTENSIONS:
         step = batch_rows
         with atomic_path(path, replace=force) as temporary, open(temporary, "wb") as out:
@@ -199,9 +201,10 @@ class _Dealer:
     that do not line up with blocks deal each block once.
     """
 
-    def __init__(self, seed: int, dealt_per_row: int) -> None:
+    def __init__(self, seed: int, dealt_per_row: int, deck: np.ndarray) -> None:
         self.seed = seed
         self.dealt_per_row = dealt_per_row
+        self.deck = deck
         self._block: tuple[int, np.ndarray] | None = None
 
     def deal(self, start: int, stop: int) -> np.ndarray:
@@ -214,21 +217,22 @@ class _Dealer:
 
     def _dealt(self, block: int) -> np.ndarray:
         if self._block is None or self._block[0] != block:
-            self._block = block, _shuffle_block(self.seed, block, self.dealt_per_row)
+            self._block = block, _shuffle_block(self.seed, block, self.dealt_per_row, self.deck)
         return self._block[1]
 
 
-def _shuffle_block(seed: int, block: int, dealt_per_row: int) -> np.ndarray:
-    """Deal ``dealt_per_row`` cards to each of BLOCK_ROWS rows, one deck each."""
+def _shuffle_block(seed: int, block: int, dealt_per_row: int, codes: np.ndarray) -> np.ndarray:
+    """Deal ``dealt_per_row`` cards to each of BLOCK_ROWS rows, one deck of ``codes`` each."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
-    deck = np.empty((BLOCK_ROWS, cards.DECK_SIZE), dtype=np.uint8)
-    deck[:] = np.arange(cards.DECK_SIZE, dtype=np.uint8)
+    size = len(codes)
+    deck = np.empty((BLOCK_ROWS, size), dtype=np.uint8)
+    deck[:] = codes.astype(np.uint8)
     flat = deck.reshape(-1)
-    row_start = np.arange(0, BLOCK_ROWS * cards.DECK_SIZE, cards.DECK_SIZE, dtype=np.intp)
+    row_start = np.arange(0, BLOCK_ROWS * size, size, dtype=np.intp)
     index = np.empty(BLOCK_ROWS, dtype=np.intp)
     dealt = np.empty((dealt_per_row, BLOCK_ROWS), dtype=np.uint8)
     for i in range(dealt_per_row):
-        chosen = rng.integers(i, cards.DECK_SIZE, size=BLOCK_ROWS, dtype=np.uint8)
+        chosen = rng.integers(i, size, size=BLOCK_ROWS, dtype=np.uint8)
         np.add(row_start, chosen, out=index)
         dealt[i] = flat[index]
         # Position i is never read again, so half a swap is enough.

@@ -55,7 +55,7 @@ def exact_counts(game: str, *, cards: int | None = None) -> dict[str, int]:
     -------
     counts : dict of str to int
         Category name to its number of hands, weakest first; the values sum
-        to C(52, cards).
+        to C(deck, cards), the game's deck (52 cards; short-deck 36).
 
     Raises
     ------
@@ -385,10 +385,14 @@ class ReportPart:
         ``categories.csv``.
     fit : FitResult or None
         The test against exact shares, for the part that has one.
+    note : str or None
+        What a part without its test says instead (the game's exact shares
+        are not counted).
     """
 
     table: pd.DataFrame
     fit: FitResult | None = None
+    note: str | None = None
 
 
 def run_report(results: str | os.PathLike[str]) -> dict[str, ReportPart]:
@@ -404,7 +408,8 @@ def run_report(results: str | os.PathLike[str]) -> dict[str, ReportPart]:
     -------
     dict of str to ReportPart
         The first seat's hand of every deal, tested against the exact shares
-        (seven-card hold'em, or five cards from a 52-card deck for Larvis):
+        (seven cards of hold'em or short-deck, five for Larvis; a game whose
+        shares are not counted, Omaha, gets the observed shares and a note):
         one hand per deal, since the hands of a deal are not independent.
         Where the run's rows came from hand histories, the test does not
         apply (``FitResult.not_applicable`` says why, see
@@ -437,7 +442,11 @@ def run_report(results: str | os.PathLike[str]) -> dict[str, ReportPart]:
     # hand per deal, the first seat's, makes independent draws for the test.
     tested = table[(table["players"] == "all") & (table["scope"] == "first_seat")]
     observed = dict(zip(tested["category"], tested["count"].astype(int)))
-    if sum(observed.values()):
+    if sum(observed.values()) and cards not in played.exact_hand_sizes:
+        listing = tested[["category", "count", "share"]].reset_index(drop=True)
+        report[f"{game}: first seat's hand ({cards} cards), observed shares"] = ReportPart(
+            listing, note=f"exact shares of {played.title} hands are not counted: no test against them")
+    elif sum(observed.values()):
         fit = replace(goodness_of_fit(observed, exact_shares(game, cards=cards)), not_applicable=untested)
         report[f"{game}: first seat's hand ({cards} cards) against exact shares"] = ReportPart(fit.table, fit)
     every_hand = table[table["scope"] == "hand"]
@@ -579,6 +588,8 @@ def report_json(part: ReportPart) -> dict[str, Any]:
     """One part of :func:`run_report` as plain JSON-ready values."""
     fit = part.fit
     document: dict[str, Any] = {"table": part.table.to_dict(orient="records")}
+    if part.note is not None:
+        document["note"] = part.note
     if fit is not None:
         document.update(chi2=fit.chi2, dof=fit.dof, p_value=fit.p_value if fit.testable else None,
                         bins=[list(b) for b in fit.bins], not_applicable=fit.not_applicable)

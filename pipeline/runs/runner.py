@@ -309,9 +309,12 @@ class Run(BaseRun):
                          on_progress=on_progress, on_reject=on_reject, on_notice=on_notice)
         self.histories = any(source.format in readers.HISTORY_FORMATS for source in self.sources)
         self.writes_hand_tables = self.histories
-        scoring = scoring_for({str(source.path): source.columns for source in self.sources},
+        labels = {str(source.path): source for source in self.sources}
+        scoring = scoring_for({label: source.columns for label, source in labels.items()},
                               game=game, best_five=best_five,
-                              carried=histories.CARRIED if self.histories else ())
+                              carried=histories.CARRIED if self.histories else (),
+                              hole_cards=None if game else {label: readers.first_hole_cards(source)
+                                                           for label, source in labels.items()})
         kept = kept_columns(self.sources, keep=keep, keep_all=keep_all, taken=scoring.results_schema().names,
                             output_format=output_format, results=self.results_name)
         #: The per-batch work of this run, as shipped to cluster workers.

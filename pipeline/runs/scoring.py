@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -306,7 +307,7 @@ def reject_lines(rejects: pa.Table) -> list[tuple[str, str]]:
 
 
 def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None, best_five: bool = False,
-                carried: tuple[str, ...] = ()) -> Scoring:
+                carried: tuple[str, ...] = (), hole_cards: Mapping[str, int | None] | None = None) -> Scoring:
     """How to score tables with these columns: the game, the columns to read, the expected column.
 
     Parameters
@@ -320,6 +321,9 @@ def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None,
         Add each hand's best five cards and description.
     carried : tuple of str
         Input columns copied into the results as they are.
+    hole_cards : mapping of str to int or None, optional
+        The cards of each input's first seated hand, by label, where it was
+        looked at: Omaha's four to six cards are not hold'em's two.
 
     Raises
     ------
@@ -329,7 +333,9 @@ def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None,
         Inputs of different games, or an input without a column its game needs.
     """
     if game is None:
-        detected = {label: registry.detect(label, names) for label, names in columns.items()}
+        cards = hole_cards or {}
+        detected = {label: registry.detect(label, names, hole_cards=cards.get(label))
+                    for label, names in columns.items()}
         by_game: dict[str, list[str]] = {}
         for label, played in detected.items():
             by_game.setdefault(played.name, []).append(label)
