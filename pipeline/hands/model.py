@@ -131,7 +131,8 @@ ACTIONS = pa.schema([
 TABLES = {"hands": HANDS, "seats": SEATS, "actions": ACTIONS}
 #: The values of each vocabulary column, in their order.
 VOCABULARIES: dict[str, tuple[str, ...]] = {
-    "game": ("holdem",),
+    # The games a hand history may hold, as the registry names them.
+    "game": ("holdem", "omaha", "omaha-hilo", "shortdeck", "shortdeck-trips"),
     "betting": tuple(Betting),
     "outcome": tuple(Outcome),
     "position": tuple(POSITIONS),

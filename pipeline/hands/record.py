@@ -37,6 +37,8 @@ SLOTS = 10
 #: Card codes beyond the deck's 0..51: a card written but unseen (``??``, ``[-- --]``), and none.
 UNKNOWN_CARD = 254
 NO_CARD = 255
+#: The most hole cards a player is dealt (six-card Omaha).
+MAX_HOLE = 6
 #: The codes of the :class:`~pipeline.hands.model.Action` vocabulary, as :attr:`Record.action` holds them.
 CODE = {action: code for code, action in enumerate(Action)}
 
@@ -81,8 +83,11 @@ class Record:
         Row-major (hand, slot): the player's name, null where no one is dealt in.
     stack : float64
         The starting stack (inf where the record does not know it).
-    holes : uint8, shape (hands, SLOTS, 2)
-        Hole cards as codes 0..51, :data:`UNKNOWN_CARD`, :data:`NO_CARD`.
+    holes : uint8, shape (hands, SLOTS, K)
+        Hole cards as codes 0..51, :data:`UNKNOWN_CARD` for a card nobody
+        saw, :data:`NO_CARD` past a slot's last card; K (2 to
+        :data:`MAX_HOLE`) the most cards a hand of the group deals a player
+        (2 for hold'em, 4 to 6 for Omaha).
     board : uint8, shape (hands, 5)
         The board as dealt, :data:`NO_CARD` past its last card.
 
@@ -216,8 +221,10 @@ class Record:
     def check(self) -> None:
         """Raise ValueError naming the first array whose shape does not fit the others (a format's bug)."""
         hands, actions = self.hands, len(self.action_hand)
+        width = np.shape(self.holes)[2] if np.ndim(self.holes) == 3 else 0
         shapes = {"line": (hands,), "problem": (hands,), "apart": (hands,), "button": (hands,),
-                  "seat": (hands, SLOTS), "stack": (hands, SLOTS), "holes": (hands, SLOTS, 2),
+                  "seat": (hands, SLOTS), "stack": (hands, SLOTS),
+                  "holes": (hands, SLOTS, min(max(width, 2), MAX_HOLE)),
                   "board": (hands, 5), "slot": (actions,), "action": (actions,), "street": (actions,),
                   "to": (actions,), "written": (actions,), "all_in": (actions,),
                   "received": (hands, SLOTS), "cashed_out": (hands, SLOTS), "returned": (hands, SLOTS),

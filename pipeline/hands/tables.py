@@ -25,7 +25,7 @@ from pipeline.arrays import across, masked, segment_starts
 from pipeline.hands import model
 from pipeline.hands.model import Action, Outcome
 from pipeline.hands.positions import positions
-from pipeline.hands.record import CODE, SLOTS, UNKNOWN_CARD, Record
+from pipeline.hands.record import CODE, NO_CARD, SLOTS, UNKNOWN_CARD, Record
 from pipeline.hands.replay import Chips, tolerance
 from pipeline.poker import cards
 
@@ -61,20 +61,27 @@ def cards_text(codes: NDArray[np.uint8]) -> pa.Array:
 
 
 def slot_cards(holes: NDArray[np.integer], flat: NDArray[np.integer]) -> NDArray[np.uint8]:
-    """The hole cards of some slots: ``holes`` (hands, SLOTS, 2) at the flat places ``hand * SLOTS + slot``.
+    """The hole cards of some slots: ``holes`` (hands, SLOTS, K) at the flat places ``hand * SLOTS + slot``.
 
-    The two codes of a slot are gathered as one 16-bit item: numpy gathers
-    items many times quicker than pairs of bytes.
+    Two codes of a slot (hold'em's) are gathered as one 16-bit item: numpy
+    gathers items many times quicker than pairs of bytes.
 
     Returns
     -------
-    ndarray of shape (len(flat), 2), dtype uint8
+    ndarray of shape (len(flat), K), dtype uint8
 
     >>> holes = np.arange(2 * SLOTS * 2, dtype=np.uint8).reshape(2, SLOTS, 2)
     >>> slot_cards(holes, np.array([SLOTS + 1, 0])).tolist()
     [[22, 23], [0, 1]]
+    >>> slot_cards(np.arange(SLOTS * 4, dtype=np.uint8).reshape(1, SLOTS, 4), np.array([1])).tolist()
+    [[4, 5, 6, 7]]
     """
-    pairs = np.ascontiguousarray(holes, dtype=np.uint8).view(np.uint16).reshape(-1)
+    width = holes.shape[2]
+    rows = np.ascontiguousarray(holes, dtype=np.uint8)
+    if width != 2:
+        wide: NDArray[np.uint8] = rows.reshape(-1, width)[flat]
+        return wide
+    pairs = rows.view(np.uint16).reshape(-1)
     found: NDArray[np.uint8] = pairs[flat].view(np.uint8).reshape(-1, 2)
     return found
 
@@ -119,7 +126,9 @@ def outcomes(record: Record, chips: Chips) -> Ending:
     apart = ~rejected & (record.apart != None)  # noqa: E711
     showdown = chips.showdown
     contesting = chips.contesting
-    holes_known = (record.holes < cards.DECK_SIZE).all(axis=2)
+    # Known cards up to the slot's last: NO_CARD past it (an Omaha hand of four in a group of six).
+    holes_known = (record.holes[:, :, 0] < cards.DECK_SIZE) & (
+        (record.holes < cards.DECK_SIZE) | (record.holes == NO_CARD)).all(axis=2)
     known = (across(np.logical_and, record.board < cards.DECK_SIZE)
              & across(np.logical_and, holes_known | ~contesting) & across(np.logical_or, contesting))
     outcome = np.full(record.hands, OUTCOME_CODE[Outcome.SCORED], dtype=np.int8)
