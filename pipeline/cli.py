@@ -395,6 +395,9 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Same seed, same numbers.")
 @click.option("--exact", is_flag=True, help="Enumerate preflop run-outs too (1,712,304 heads-up).")
+@click.option("--game", type=_GameName(), default=None,
+              help="A game with a board: holdem, omaha, omaha-hilo, shortdeck, shortdeck-trips.  "
+                   "Told from the cards (two a seat hold'em, four to six Omaha) when omitted.")
 @click.option("--batch-rows", type=click.IntRange(min=1), default=DEFAULT_BATCH_ROWS,
               show_default=True, help="Rows read at a time; bounds memory.")
 @_keep_options
@@ -403,16 +406,19 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
               help="No progress line, reject lines or closing line on stderr (inputs passed over are "
                    "still named).")
 def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hands: tuple[str, ...],
-           board: str, samples: int, seed: int, exact: bool, batch_rows: int, keep: tuple[str, ...],
+           board: str, samples: int, seed: int, exact: bool, game: str | None, batch_rows: int,
+           keep: tuple[str, ...],
            keep_all: bool, max_rejects: int | None, strict: bool, quiet: bool) -> None:
     """Each seat's share of the pot over every run-out of unfinished boards.
 
-    INPUTS are hold'em archives as for `run` (a board of 0, 3, 4 or 5 cards).
+    INPUTS are deal archives as for `run` (a board of 0, 3, 4 or 5 cards), of
+    hold'em, Omaha, Omaha hi-lo (the pot shared by its halves) or short-deck.
     Example:
 
     \b
         pokerpipe equity deals.parquet -o out
         pokerpipe equity --hand AhAs --hand KdKc --board "Qs Jh 2c"
+        pokerpipe equity --game omaha-hilo --hand "As 2s 3d Kh" --hand "Kd Kc Qh Jh" --board "4c 5h 9d"
     """
     from pipeline.runs import equity as equities
 
@@ -425,7 +431,7 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
         progress = _Progress(enabled=not quiet and sys.stderr.isatty())
         try:
             result = equities.deal_equity(list(hands), board, samples=samples, seed=seed, exact=exact,
-                                          on_progress=progress.runouts)
+                                          on_progress=progress.runouts, game=game)
         except PokerpipeError as error:
             raise BadInput(str(error)) from None
         finally:
@@ -442,7 +448,7 @@ def equity(inputs: tuple[str, ...], outdir: str | None, output_format: str, hand
     report = _Report(quiet=quiet)
     try:
         summary = equities.EquityRun(list(inputs), outdir, output_format=output_format, samples=samples,
-                                     seed=seed, exact=exact, batch_rows=batch_rows, keep=keep,
+                                     seed=seed, exact=exact, batch_rows=batch_rows, keep=keep, game=game,
                                      keep_all=keep_all, on_progress=report.progress, on_reject=report.reject,
                                      on_notice=report.notice).execute()
     except PokerpipeError as error:

@@ -64,3 +64,33 @@ def five_card_value(hand: Sequence[int | str]) -> tuple:
 def best_value(hand: Sequence[int | str]) -> tuple:
     """Best five of the cards: the strongest of every five-card subset."""
     return max(five_card_value(list(five)) for five in combinations(hand, 5))
+
+
+def short_deck_value(five: Sequence[int], *, trips_beat_straight: bool) -> tuple:
+    """Strength of five short-deck cards from the rules: A-6-7-8-9 the lowest straight, a flush
+    above a full house, and three of a kind above or below a straight."""
+    ranks = sorted((c // 4 for c in five), reverse=True)
+    flush = len({c % 4 for c in five}) == 1
+    distinct = sorted(set(ranks), reverse=True)
+    straight = None
+    if len(distinct) == 5 and distinct[0] - distinct[4] == 4:
+        straight = distinct[0]
+    elif distinct == [12, 7, 6, 5, 4]:  # A 9 8 7 6: the ace plays below the six
+        straight = 7
+    counts = sorted(((ranks.count(r), r) for r in distinct), reverse=True)
+    shape = [count for count, _ in counts]
+    order = [r for _, r in counts]
+    trips, straight_rank = (4, 3) if trips_beat_straight else (3, 4)
+    if straight is not None and flush:
+        return (9, straight)
+    if shape[0] == 4:
+        return (8, order)
+    if flush:
+        return (7, ranks)
+    if shape[:2] == [3, 2]:
+        return (6, order)
+    if straight is not None:
+        return (straight_rank, straight)
+    if shape[0] == 3:
+        return (trips, order)
+    return ({(2, 2): 2, (2, 1): 1}.get(tuple(shape[:2]), 0), order)

@@ -18,6 +18,7 @@ from pipeline.errors import UsageError
 from pipeline.games import registry
 from pipeline.poker import cards
 
+from .rules import short_deck_value as short_value
 from .test_omaha_keys import low_strength, reference_high, reference_low
 
 
@@ -172,36 +173,6 @@ def test_hilo_best_low_five():
 SHORT = list(range(16, 52))
 
 
-def short_value(five: list[int], *, trips_beat_straight: bool) -> tuple:
-    """Strength of five short-deck cards from the rules: A-6-7-8-9 the lowest straight, a flush
-    above a full house, and three of a kind above or below a straight."""
-    ranks = sorted((c // 4 for c in five), reverse=True)
-    flush = len({c % 4 for c in five}) == 1
-    distinct = sorted(set(ranks), reverse=True)
-    straight = None
-    if len(distinct) == 5 and distinct[0] - distinct[4] == 4:
-        straight = distinct[0]
-    elif distinct == [12, 7, 6, 5, 4]:  # A 9 8 7 6: the ace plays below the six
-        straight = 7
-    counts = sorted(((ranks.count(r), r) for r in distinct), reverse=True)
-    shape = [count for count, _ in counts]
-    order = [r for _, r in counts]
-    trips, straight_rank = (4, 3) if trips_beat_straight else (3, 4)
-    if straight is not None and flush:
-        return (9, straight)
-    if shape[0] == 4:
-        return (8, order)
-    if flush:
-        return (7, ranks)
-    if shape[:2] == [3, 2]:
-        return (6, order)
-    if straight is not None:
-        return (straight_rank, straight)
-    if shape[0] == 3:
-        return (trips, order)
-    return ({(2, 2): 2, (2, 1): 1}.get(tuple(shape[:2]), 0), order)
-
-
 @pytest.mark.parametrize("game, trips", [("shortdeck", False), ("shortdeck-trips", True)])
 def test_shortdeck_winners_as_the_rules(game, trips):
     table, boards, holes = random_deals(200, 5, 2, seed=11, deck=SHORT)
@@ -292,3 +263,11 @@ def test_shortdeck_best_five_rescores_to_the_key():
         assert keys == [got[f"p{seat}_key"][row] for row in rows]
         assert all(got[f"p{seat}_hand"][row].startswith(got[f"p{seat}_category"][row])
                    or got[f"p{seat}_hand"][row] == "Royal Flush" for row in rows)
+
+
+def test_more_omaha_players_than_the_deck_holds_are_refused_with_their_count():
+    seats = {f"p{s}": ["2c 3c 4c 5c 6c"] for s in range(1, 11)}
+    table = pa.table({"board": ["As Ks Qs 2d 7c"], **seats})
+    scored = registry.get("omaha").score(table, tuple(table.column_names))
+    assert scored.reasons.tolist() == [
+        "10 players of 5 hole cards and a board of 5 take 55 cards, and the deck has 52"]

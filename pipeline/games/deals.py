@@ -165,7 +165,7 @@ def parse_deals(board: pa.Array | pa.ChunkedArray, seats: list[pa.Array], *, sha
     holes, seated, count, ok = parse_seats(seats, n, shape.hole_sizes)
     ok &= board_known & all_distinct(board_codes, holes, seated)
     if not shape.full_deck:
-        ok &= shape.in_deck[board_codes].all(axis=1)
+        ok &= (shape.in_deck[board_codes] | (board_codes == cards.DECK_SIZE)).all(axis=1)  # or not dealt
         ok &= (shape.in_deck[holes] | ~seated[:, :, None]
                | (np.arange(holes.shape[2]) >= count[:, None, None])).all(axis=(1, 2))
     reasons = np.full(n, None, dtype=object)
@@ -353,7 +353,15 @@ def deal_problem(board: str | None, seats: list[str | None], *,
     >>> omaha = Shape(hole_sizes=(4, 5, 6))
     >>> deal_problem("Ah Kd 2c 3s 4h", ["Qh Qs Jh Jd", "Th Ts 9h 9d 8c"], shape=omaha)[0]
     "p2 'Th Ts 9h 9d 8c': 5 cards, where p1 holds 4: every seat of a deal holds as many"
+    >>> deal_problem("Ah Kd 2c 3s 4h", ["Qh Qs Jh Jd Tc Ts"] * 8, shape=omaha)[0]
+    '8 players of 6 hole cards and a board of 5 take 53 cards, and the deck has 52'
     """
+    held = [len((text or "").split()) for text in seats]
+    dealt = len((board or "").split()) + sum(held)
+    if dealt > len(shape.deck) and len(set(held) - {0}) == 1:
+        return (f"{sum(map(bool, held))} players of {max(held)} hole cards and a board of "
+                f"{len((board or '').split())} take {dealt} cards, and {shape.deck_name} has "
+                f"{len(shape.deck)}"), -1
     seen: set[int] = set()
     fields = [("board", board, shape.board_sizes)] + [(f"p{s}", text, shape.hole_sizes)
                                                        for s, text in enumerate(seats, 1)]

@@ -47,7 +47,7 @@ chunk size nor the batch changes a result.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 from math import comb
@@ -56,12 +56,14 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+from numpy.typing import NDArray
 
 from pipeline.errors import InputError, UsageError
 from pipeline.formats import readers
 from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, Source
-from pipeline.games import holdem
+from pipeline.games import holdem, registry
 from pipeline.games.base import Scored
+from pipeline.games.board import BoardGame
 from pipeline.games.deals import (
     BOARD_COLUMN,
     BOARD_SIZES,
@@ -69,6 +71,7 @@ from pipeline.games.deals import (
     MAX_PLAYERS,
     SEATS,
     Deals,
+    first_hole_count,
     parse_deals,
     seats_of,
 )
@@ -91,6 +94,8 @@ from pipeline.text import shown
 _SHAPE = HOLDEM.with_boards(BOARD_SIZES)
 DEFAULT_SAMPLES = 20_000
 SPLIT_UNIT = 2520  # lcm(1..10): a k-way share of the pot is a whole number of units
+#: A pot split in two halves first (hi-lo), each half k ways: twice lcm(1..10).
+POT_UNIT = 2 * SPLIT_UNIT
 CHUNK = 1 << 18  # (deal, run-out) pairs scored at a time: bounds memory to a few MB per array
 SAMPLE_BLOCK = 1 << 14  # random run-outs drawn from one child seed: the unit of the random stream
 # Sums of squared shares stay exact in int64: samples * SPLIT_UNIT ** 2 < 2 ** 63.
@@ -124,14 +129,16 @@ class Equity:
 
 
 def equities(deals: Deals, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exact: bool = False,
-             chunk: int = CHUNK, on_progress: Callable[[int, int], None] | None = None) -> Equity:
+             chunk: int = CHUNK, on_progress: Callable[[int, int], None] | None = None,
+             game: BoardGame | None = None) -> Equity:
     """Each seat's equity in every deal.
 
     Parameters
     ----------
     deals : Deals
-        Valid deals only (``reasons`` all None), parsed with
-        ``shape=_SHAPE``: the board's cards, then ``cards.DECK_SIZE``.
+        Valid deals only (``reasons`` all None), parsed with the game's
+        shape and every board size (hold'em's: ``_SHAPE``): the board's
+        cards, then ``cards.DECK_SIZE``.
     samples : int
         Random run-outs drawn for a preflop board (unless ``exact``), 2 to
         ``MAX_SAMPLES``.  Drawn and scored ``chunk`` at a time, so memory
@@ -146,6 +153,12 @@ def equities(deals: Deals, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exa
     on_progress : callable, optional
         Called with (run-outs scored so far, run-outs in all), summed over
         the deals, after every chunk.
+    game : BoardGame, optional
+        The game (hold'em by default).  Hold'em's run-outs are scored by
+        the tables below; another game's (Omaha, hi-lo, short-deck) by its
+        :meth:`~pipeline.games.base.Game.pot_keys` on each finished board,
+        the pot shared as the game shares it (hi-lo: a half to the best
+        high, a half to the best low, all to the high without a low).
 
     Returns
     -------
@@ -168,6 +181,9 @@ def equities(deals: Deals, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exa
     check_samples(samples)
     if chunk < 1:
         raise UsageError(f"chunk must be at least 1, got {chunk}")
+    if game is not None and not isinstance(game, holdem.Holdem):
+        return _game_equities(deals, game, samples=samples, seed=seed, exact=exact, chunk=chunk,
+                              on_progress=on_progress)
     n, seat_count = deals.seated.shape
     equity = np.full((n, seat_count), np.nan)
     se = np.full((n, seat_count), np.nan)
@@ -206,6 +222,123 @@ def equities(deals: Deals, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exa
             variance = (squares / SPLIT_UNIT ** 2 - total * mean ** 2) / (total - 1)
             se[place] = np.sqrt(np.maximum(variance, 0) / total)
     return Equity(equity, se, runouts, exact_rows)
+
+
+def _game_equities(deals: Deals, game: BoardGame, *, samples: int, seed: int, exact: bool, chunk: int,
+                   on_progress: Callable[[int, int], None] | None) -> Equity:
+    """:func:`equities` of a game other than hold'em, through its pot keys: deals grouped by
+    board size, players and hole cards, each group's run-outs scored a chunk at a time."""
+    n, seat_count = deals.seated.shape
+    equity, se = np.full((n, seat_count), np.nan), np.full((n, seat_count), np.nan)
+    runouts, exact_rows = np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool)
+    if not n:
+        return Equity(equity, se, runouts, exact_rows)
+    players, board_size, deck = deals.seated.sum(axis=1), deals.board_size, game.deck()
+    order = np.argsort(~deals.seated, axis=1, kind="stable")
+    holes = np.take_along_axis(deals.holes, order[:, :, None], axis=1)
+    groups = []
+    for key in sorted(set(zip(board_size.tolist(), players.tolist(), deals.hole_count.tolist()))):
+        size, count, width = key
+        rows = np.flatnonzero((board_size == size) & (players == count) & (deals.hole_count == width))
+        sampled = size == 0 and not exact
+        live = len(deck) - size - width * count
+        total = samples if sampled else comb(live, BEST_OF - size)
+        groups.append((size, count, width, rows, sampled, live, total))
+    progress = _Progress(on_progress, sum(len(rows) * total for *_, rows, _, _, total in groups))
+    for size, count, width, rows, sampled, live, total in groups:
+        picks = _sample_stream(live, seed) if sampled else \
+            partial(_picks_slice, _all_picks(live, BEST_OF - size))
+        totals, squares = _pot_share_sums(game, deals.board[rows, :size], holes[rows, :count, :width], picks,
+                                          total, squares=sampled, chunk=chunk, progress=progress)
+        place = (rows[:, None], order[rows, :count])
+        mean = totals / (POT_UNIT * total)
+        equity[place], runouts[rows] = mean, total
+        if squares is not None:
+            exact_rows[rows] = False
+            variance = (squares / POT_UNIT ** 2 - total * mean ** 2) / (total - 1)
+            se[place] = np.sqrt(np.maximum(variance, 0) / total)
+    return Equity(equity, se, runouts, exact_rows)
+
+
+def _pot_share_sums(game: BoardGame, board: np.ndarray, holes: np.ndarray,
+                    picks: Callable[[int, int], np.ndarray], runouts: int, *, squares: bool, chunk: int,
+                    progress: _Progress) -> tuple[np.ndarray, np.ndarray | None]:
+    """Each seat's share of the pot summed over ``runouts`` run-outs, in units of 1 / POT_UNIT.
+
+    As :func:`_share_sums`, for any game: ``board`` (n, k), ``holes`` (n, m, w)
+    of seated players; each chunk of (deal, run-out) pairs becomes finished
+    boards that :meth:`~pipeline.games.base.Game.pot_keys` scores.  The sums
+    of squares are floats (for a standard error only); the sums are exact.
+    """
+    n, m = holes.shape[:2]
+    deck = game.deck()
+    dead = np.zeros((n, cards.DECK_SIZE), dtype=bool)
+    dead[:, np.setdiff1d(np.arange(cards.DECK_SIZE), deck)] = True
+    rows = np.arange(n)
+    for column in range(board.shape[1]):
+        dead[rows, board[:, column]] = True
+    for seat in range(m):
+        for column in range(holes.shape[2]):
+            dead[rows, holes[:, seat, column]] = True
+    live = np.nonzero(~dead)[1].reshape(n, -1).astype(np.uint8)
+    totals = np.zeros((n, m), dtype=np.int64)
+    total_squares = np.zeros((n, m), dtype=np.float64) if squares else None
+    for deals, drawn in _chunks(picks, runouts, n, chunk):
+        d, r = len(live[deals]), len(drawn)
+        finished = np.concatenate([np.broadcast_to(board[deals][:, None], (d, r, board.shape[1])),
+                                   live[deals][:, drawn]], axis=2).reshape(d * r, BEST_OF)
+        seats = np.broadcast_to(holes[deals][:, None], (d, r) + holes.shape[1:]).reshape(
+            (d * r,) + holes.shape[1:])
+        share = pot_units(game.pot_keys(finished, seats)).reshape(d, r, m)
+        totals[deals] += share.sum(axis=1)
+        if total_squares is not None:
+            total_squares[deals] += (share.astype(np.float64) ** 2).sum(axis=1)
+        progress.add(d * r)
+    return totals, total_squares
+
+
+def _chunks(picks: Callable[[int, int], np.ndarray], runouts: int, n: int,
+            chunk: int) -> Iterator[tuple[slice, np.ndarray]]:
+    """The (deals, run-outs) blocks of about ``chunk`` pairs that cover ``n`` deals and ``runouts``.
+
+    Run-outs outside, deals inside: each block of run-outs is drawn once, and
+    all the sums are whole numbers, so a result is the same whatever the chunk.
+    """
+    pick_chunk = min(runouts, chunk)
+    per_chunk = max(1, chunk // pick_chunk)
+    for first in range(0, runouts, pick_chunk):
+        drawn = picks(first, min(pick_chunk, runouts - first))
+        for start in range(0, n, per_chunk):
+            yield slice(start, start + per_chunk), drawn
+
+
+def pot_units(keys: np.ndarray) -> NDArray[np.int64]:
+    """Each seat's share of a pot in units of 1 / POT_UNIT, from the keys of its parts.
+
+    Parameters
+    ----------
+    keys : ndarray of shape (parts, n, seats), integer
+        As :meth:`~pipeline.games.base.Game.pot_keys` gives them: each part
+        an equal share of the pot to the highest key (ties split it), a key
+        of 0 never winning, and a part nobody wins going to the others.
+
+    Returns
+    -------
+    ndarray of shape (n, seats), dtype int64
+        Summing to POT_UNIT in every row that a seat wins.
+
+    >>> pot_units(np.array([[[5, 5, 1]], [[0, 3, 2]]])).tolist()    # high split, low to seat 2
+    [[1260, 3780, 0]]
+    >>> pot_units(np.array([[[5, 1]], [[0, 0]]])).tolist()          # no low: the high takes all
+    [[5040, 0]]
+    """
+    best = keys.max(axis=2, keepdims=True)
+    winning = (keys == best) & (best > 0)
+    winners = winning.sum(axis=2, keepdims=True)
+    parts_won = (winners[..., 0] > 0).sum(axis=0)[None, :, None]
+    unit = POT_UNIT // np.maximum(parts_won * winners, 1)
+    shares: NDArray[np.int64] = np.where(winning, unit, 0).sum(axis=0).astype(np.int64)
+    return shares
 
 
 class _Progress:
@@ -396,37 +529,30 @@ def _share_sums(board: np.ndarray, holes: np.ndarray, picks: Callable[[int, int]
     live_mask = _suit_major_bit(live)
     totals = np.zeros((n, m), dtype=np.int64)
     total_squares = np.zeros((n, m), dtype=np.int64) if squares else None
-    # Run-outs outside, deals inside: each chunk of run-outs is drawn once, and all the
-    # sums are whole numbers, so the result is the same whatever the chunk.
-    pick_chunk = min(runouts, chunk)
-    per_chunk = max(1, chunk // pick_chunk)
-    for first in range(0, runouts, pick_chunk):
-        drawn = picks(first, min(pick_chunk, runouts - first))
-        for start in range(0, n, per_chunk):
-            deals = slice(start, start + per_chunk)
-            runout_index = np.zeros((len(live[deals]), len(drawn)), dtype=np.int32)
-            runout_suits = np.zeros(runout_index.shape, dtype=np.uint16)
-            for i in range(width):
-                runout_index += live_weight[i][deals][:, drawn[:, i]]
-                runout_suits += live_suits[deals][:, drawn[:, i]]
-            keys = [_seat_keys(table, fixed_index[seat, deals], fixed_suits[seat, deals],
-                               fixed_mask[seat, deals], runout_index, runout_suits,
-                               live_mask[deals], drawn) for seat in range(m)]
-            best = keys[0].copy()
-            for key in keys[1:]:
-                np.maximum(best, key, out=best)
-            winning = [key == best for key in keys]
-            count = np.zeros(best.shape, dtype=np.int8)
-            for won in winning:
-                count += won
-            unit = _UNITS[count]
-            for seat, won in enumerate(winning):
-                share = np.where(won, unit, 0)
-                totals[deals, seat] += share.sum(axis=1, dtype=np.int64)
-                if total_squares is not None:
-                    total_squares[deals, seat] += (share.astype(np.int64) ** 2).sum(axis=1)
-            if progress is not None:
-                progress.add(best.size)
+    for deals, drawn in _chunks(picks, runouts, n, chunk):
+        runout_index = np.zeros((len(live[deals]), len(drawn)), dtype=np.int32)
+        runout_suits = np.zeros(runout_index.shape, dtype=np.uint16)
+        for i in range(width):
+            runout_index += live_weight[i][deals][:, drawn[:, i]]
+            runout_suits += live_suits[deals][:, drawn[:, i]]
+        keys = [_seat_keys(table, fixed_index[seat, deals], fixed_suits[seat, deals],
+                           fixed_mask[seat, deals], runout_index, runout_suits,
+                           live_mask[deals], drawn) for seat in range(m)]
+        best = keys[0].copy()
+        for key in keys[1:]:
+            np.maximum(best, key, out=best)
+        winning = [key == best for key in keys]
+        count = np.zeros(best.shape, dtype=np.int8)
+        for won in winning:
+            count += won
+        unit = _UNITS[count]
+        for seat, won in enumerate(winning):
+            share = np.where(won, unit, 0)
+            totals[deals, seat] += share.sum(axis=1, dtype=np.int64)
+            if total_squares is not None:
+                total_squares[deals, seat] += (share.astype(np.int64) ** 2).sum(axis=1)
+        if progress is not None:
+            progress.add(best.size)
     return totals, total_squares
 
 
@@ -458,17 +584,22 @@ def _seat_keys(table: np.ndarray, fixed_index: np.ndarray, fixed_suits: np.ndarr
 
 
 def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                exact: bool = False, on_progress: Callable[[int, int], None] | None = None) -> Equity:
+                exact: bool = False, on_progress: Callable[[int, int], None] | None = None,
+                game: str | None = None) -> Equity:
     """Equity of each hand of one deal, as ``pokerpipe equity --hand ... --board ...`` prints it.
 
     Parameters
     ----------
     hands : list of str
-        Two cards each, with or without a space: ``"AhAs"``, ``"Kd Kc"``.
+        Two cards each, with or without a space: ``"AhAs"``, ``"Kd Kc"``;
+        four to six for Omaha.
     board : str
         0, 3, 4 or 5 cards.
     samples, seed, exact, on_progress
         As in :func:`equities`.
+    game : str, optional
+        A board game's name (:func:`pipeline.games.registry.names`); told
+        from the first hand's cards (two: hold'em, four to six: Omaha) when None.
 
     Raises
     ------
@@ -486,18 +617,36 @@ def deal_equity(hands: list[str], board: str = "", *, samples: int = DEFAULT_SAM
     for label, text in [*((f"p{seat}", hand) for seat, hand in enumerate(hands, start=1)), ("board", board)]:
         if not isinstance(text, str):
             raise InputError(f"{label} is {type(text).__name__}, not text: write cards like 'Ah As'")
-        if label != "board" and not text.strip():  # an archive's empty seat; a hand given here is two cards
-            raise InputError(f"{label} is empty: give two cards, like AhAs")
+        if label != "board" and not text.strip():  # an archive's empty seat; a hand given here is cards
+            raise InputError(f"{label} is empty: give its cards, like AhAs")
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:  # bytes of the command line that are not UTF-8
             raise InputError(f"{label} {shown(text)}: unknown card (a byte that is not UTF-8)") from None
-    deals = parse_deals(pa.array([notation.spaced_cards(board)]),
-                               [pa.array([notation.spaced_cards(hand)]) for hand in hands],
-                               shape=_SHAPE)
-    if deals.reasons[0] is not None:
-        raise InputError(deals.reasons[0])
-    return equities(deals, samples=samples, seed=seed, exact=exact, on_progress=on_progress)
+    seats = [pa.array([notation.spaced_cards(hand)]) for hand in hands]
+    played = board_game("--hand", game, first_hole_count(seats))
+    parsed = parse_deals(pa.array([notation.spaced_cards(board)]), seats,
+                         shape=played.shape.with_boards(BOARD_SIZES))
+    if parsed.reasons[0] is not None:
+        raise InputError(parsed.reasons[0])
+    return equities(parsed, samples=samples, seed=seed, exact=exact, on_progress=on_progress, game=played)
+
+
+def board_game(label: str, game: str | None, hole_cards: int | None,
+               columns: tuple[str, ...] = (BOARD_COLUMN, SEATS[0])) -> BoardGame:
+    """The board game equity is run for: ``game``, or the one these columns and cards tell.
+
+    Raises UsageError for a game that deals no board (Larvis), InputError
+    where the inputs are no board game's.
+    """
+    played = registry.get(game) if game is not None else \
+        registry.detect(label, columns, hole_cards=hole_cards)
+    if not isinstance(played, BoardGame):
+        boards = [name for name in registry.names() if isinstance(registry.get(name), BoardGame)]
+        problem = (f"equity runs out the board column of deals, and {played.title} has none "
+                   f"(games with a board: {', '.join(boards)})")
+        raise UsageError(problem) if game is not None else InputError(f"{label}: {problem}")
+    return played
 
 
 # --- whole archives -------------------------------------------------------------
@@ -528,11 +677,13 @@ class EquityRun(BaseRun):
     def __init__(self, inputs: Sequence[str | os.PathLike[str]], outdir: str | os.PathLike[str], *,
                  output_format: str = "csv", samples: int = DEFAULT_SAMPLES, seed: int = 0,
                  exact: bool = False, batch_rows: int = DEFAULT_BATCH_ROWS,
-                 keep: Sequence[str] = (), keep_all: bool = False,
+                 keep: Sequence[str] = (), keep_all: bool = False, game: str | None = None,
                  on_progress: Callable[[int, float], None] | None = None,
                  on_reject: Callable[[str, str], None] | None = None,
                  on_notice: Callable[[str], None] | None = None) -> None:
         check_samples(samples)  # before any input is read
+        if game is not None:
+            board_game("--game", game, None)  # a usage error before any input is read
         # One thread: a batch's run-outs fill memory in chunks of their own, and the
         # command has no --threads (yet) to trade memory for speed.
         super().__init__(inputs, outdir, output_format=output_format, batch_rows=batch_rows, threads=1,
@@ -542,12 +693,20 @@ class EquityRun(BaseRun):
                 # A PHH hand is scored at its showdown, with a full board: nothing left to run out.
                 raise InputError(f"{source.path}: equity reads deal tables and contest files, "
                                  f"not hand histories")
-        columns = holdem.GAME.input_columns({str(source.path): source.columns for source in self.sources})
+        found = {board_game(str(source.path), game, readers.first_hole_cards(source), source.columns).name
+                 for source in self.sources} if self.sources else {holdem.GAME.name}
+        if len(found) > 1:
+            raise InputError(f"inputs mix games ({', '.join(sorted(found))}): run each game separately "
+                             f"or pass --game")
+        self.game_of_deals = board_game("--game", found.pop(), None)
+        self.shape = self.game_of_deals.shape.with_boards(BOARD_SIZES)
+        columns = self.game_of_deals.input_columns({str(source.path): source.columns
+                                                    for source in self.sources})
         self.seats = seats_of(columns)
         kept = kept_columns(self.sources, keep=keep, keep_all=keep_all, taken=self.equity_schema().names,
                             output_format=output_format, results=self.results_name)
         # The run's rejects, row numbers and accounting, without an expected column.
-        self.scoring = Scoring(holdem.GAME.name, columns + tuple(kept.names), None, kept=kept)
+        self.scoring = Scoring(self.game_of_deals.name, columns + tuple(kept.names), None, kept=kept)
         self.samples, self.seed, self.exact = samples, seed, exact
 
     @staticmethod
@@ -573,9 +732,10 @@ class EquityRun(BaseRun):
         """
         table = batch.table
         deals = parse_deals(table.column(BOARD_COLUMN),
-                                   [table.column(name) for name in self.seats], shape=_SHAPE)
+                            [table.column(name) for name in self.seats], shape=self.shape)
         ok = deals.reasons == None  # noqa: E711 (elementwise)
-        result = equities(deals.take(ok), samples=self.samples, seed=self.seed, exact=self.exact)
+        result = equities(deals.take(ok), samples=self.samples, seed=self.seed, exact=self.exact,
+                          game=self.game_of_deals)
         columns = {"row": pa.array((batch.rows + offset)[ok]), "runouts": pa.array(result.runouts),
                    "exact": pa.array(result.exact)}
         for seat, name in enumerate(self.seats):
@@ -584,7 +744,8 @@ class EquityRun(BaseRun):
         results = conformed(self.scoring.carry(pa.table(columns), table, pa.array(ok)),
                             self.results_schema().empty_table())
         exact_deals = int(result.exact.sum())
-        scored = Scored(results, ok, deals.reasons, Tally.zeros(holdem.GAME.categories), np.zeros(0, np.int8),
+        scored = Scored(results, ok, deals.reasons, Tally.zeros(self.game_of_deals.categories),
+                        np.zeros(0, np.int8),
                         np.zeros(0, dtype=object),
                         {"exact": exact_deals, "sampled": len(result.exact) - exact_deals})
         return BatchOutcome(results, self.scoring.rejects(source, batch, scored, offset),
@@ -597,7 +758,7 @@ class EquityRun(BaseRun):
         Equity runs on the local engine only, which its summary does not name.
         """
         return SummaryParts(
-            head={"command": "equity"},
+            head={"command": "equity", "game": self.game_of_deals.name},
             fields={"deals": {"exact": totals.outcomes.get("exact", 0),
                               "sampled": totals.outcomes.get("sampled", 0)},
                     "preflop": {"exact": self.exact, "samples": None if self.exact else self.samples,
