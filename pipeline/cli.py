@@ -51,6 +51,9 @@ MAX_REJECT_LINES = 20
 #: the commonest shown in the closing count.
 MAX_REASONS_COUNTED = 1000
 REASONS_SHOWN = 3
+#: The characters of a reason the closing count shows: enough for the longest the readers give
+#: (an unknown game names the games scored), so that a reason is never cut.
+REASON_WIDTH = 100
 #: Exit status of a run that rejected more rows than --max-rejects allows, its outputs published.
 TOO_MANY_REJECTS = 3
 ENGINES = ("local", "dask")
@@ -199,7 +202,8 @@ class _Report:
     def reasons(self) -> str:
         """The rejected rows not shown, counted by reason, the commonest first."""
         shown_reasons = self.unshown.most_common(REASONS_SHOWN)
-        listed_reasons = [f"{count:,} {shown(reason, 60, quote=False)}" for reason, count in shown_reasons]
+        listed_reasons = [f"{count:,} {shown(reason, REASON_WIDTH, quote=False)}"
+                          for reason, count in shown_reasons]
         others = self.rejected - MAX_REJECT_LINES - sum(count for _, count in shown_reasons)
         if others:
             listed_reasons.append(f"{others:,} for other reasons")
@@ -210,8 +214,8 @@ def reason_kind(reason: str) -> str:
     """What a reject's reason says of every row like it: its last clause, without the field or
     hand it names first.
 
-    >>> reason_kind("hand 27: variant 'PO' is not Texas hold'em (NT or FT)")
-    "variant 'PO' is not Texas hold'em (NT or FT)"
+    >>> reason_kind("hand 27: variant 'F7S' is not a game pokerpipe scores (NT, FT, NS, PO or FO/8)")
+    "variant 'F7S' is not a game pokerpipe scores (NT, FT, NS, PO or FO/8)"
     >>> reason_kind("p1 'Ah 2d': card Ah is dealt twice"), reason_kind("7 fields, expected 6")
     ('card Ah is dealt twice', '7 fields, expected 6')
     """

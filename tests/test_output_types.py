@@ -39,6 +39,8 @@ SEATS = range(1, 11)
 HEADER = ["column", "Arrow", "pandas", "polars", "DuckDB", "meaning"]
 #: How a table marks a column that only --best-five runs have: its meaning starts so.
 BEST_FIVE = "with `--best-five`"
+#: How a meaning starts for a column that only a run over hand histories has (after BEST_FIVE).
+HISTORIES = "runs over hand histories:"
 HEADING = re.compile(r"^(#{1,6}) (.+?)\s*$")
 FENCE = re.compile(r"^```(\w*)\s*$")
 LIBRARIES = ("Arrow", "pandas", "polars", "DuckDB")
@@ -53,6 +55,7 @@ class Column:
     name: str
     types: dict[str, str]  # by library, as the page writes it (backticks dropped)
     best_five: bool  # a column of --best-five runs only
+    histories: bool = False  # a column of runs over hand histories only
 
 
 @cache
@@ -105,7 +108,8 @@ def columns(heading: str) -> tuple[Column, ...]:
         assert len(found) == len(HEADER), f"{heading}: a row of {len(found)} cells: {line}"
         name, *types, meaning = found
         types = dict(zip(LIBRARIES, map(plain, types)))
-        rows.append(Column(plain(name), types, meaning.startswith(BEST_FIVE)))
+        own = meaning.removeprefix(BEST_FIVE).removeprefix(",").strip()
+        rows.append(Column(plain(name), types, meaning.startswith(BEST_FIVE), own.startswith(HISTORIES)))
     assert rows, f"{heading}: a table without rows"
     spread: list[Column] = []
     at = 0
@@ -118,16 +122,18 @@ def columns(heading: str) -> tuple[Column, ...]:
         while at < len(rows) and rows[at].name.startswith("pN_"):
             group.append(rows[at])
             at += 1
-        spread += [Column(f"p{seat}_{row.name[3:]}", row.types, row.best_five)
+        spread += [Column(f"p{seat}_{row.name[3:]}", row.types, row.best_five, row.histories)
                    for seat in SEATS for row in group]
     names = [column.name for column in spread]
     assert len(set(names)) == len(names), f"{heading}: a column listed twice"
     return tuple(spread)
 
 
-def documented(heading: str, *, best_five: bool = False) -> list[Column]:
-    """The columns of a file under ``heading``: those of --best-five runs only if it is one."""
-    return [column for column in columns(heading) if best_five or not column.best_five]
+def documented(heading: str, *, best_five: bool = False, histories: bool = True) -> list[Column]:
+    """The columns of a file under ``heading``: those of --best-five runs only if it is one, those
+    of runs over hand histories only if it is one."""
+    return [column for column in columns(heading)
+            if (best_five or not column.best_five) and (histories or not column.histories)]
 
 
 @dataclass(frozen=True)
@@ -322,8 +328,8 @@ def assert_same_values(csv: pd.DataFrame, parquet: pd.DataFrame, what: str) -> N
 def test_the_page_has_a_table_and_a_read_csv_call_per_output():
     for heading in {heading for heading, *_ in OUTPUTS.values()} | set(ALWAYS_CSV):
         assert columns(heading) and reading(heading).dtypes, heading
-    assert [column.name for column in columns("Hold'em winners")][5:9] == \
-        ["p1_category", "p1_key", "p1_best", "p1_hand"]
+    assert [column.name for column in columns("Hold'em winners")][8:13] == \
+        ["p1_category", "p1_key", "p1_low_key", "p1_best", "p1_hand"]
 
 
 def test_parquet_outputs_read_as_the_page_says(output):
@@ -385,7 +391,7 @@ def test_kept_columns_come_last_in_their_own_type(tmp_path):
     out = tmp_path / "out"
     Run([text, tmp_path / "typed.parquet", RAW / "contest.in"], out, output_format="parquet", threads=1,
         keep=["hand_id", "site"]).execute()
-    page = documented("Hold'em winners")
+    page = documented("Hold'em winners", histories=False)  # deal archives and a contest file
     schema = pq.read_schema(out / "winners.parquet")
     assert schema.names == [column.name for column in page] + ["hand_id", "site"]
     assert [str(schema.field(name).type) for name in ("hand_id", "site")] == ["int32", "string"]

@@ -200,19 +200,24 @@ def test_famous_hands_with_unknown_cards(tmp_path: Path) -> None:
     replayed = replay(hand)
     assert replayed["live"] == [0, 2]
     assert showdown_winners(replayed) == "3"
+    every = winners
+    winners = every[every["file"].map(lambda f: Path(f).name) == "dwan-ivey-2009.phh"]
     assert winners["winners"].tolist() == ["3"]
     assert winners[["p1_player", "p2_player", "p3_player"]].values.tolist() == [
         ["Phil Ivey", "Patrik Antonius", "Tom Dwan"]]
     assert (winners[[f"p{seat}_player" for seat in range(4, 11)]] == "").all().all()
     assert winners["p2_key"].tolist() == [""]
     assert winners["expected"].tolist() == [""]
-    assert summary["expected"]["not_checked_no_recorded_result"] == 1
-    # The other four are not Texas hold'em: rejected with the variant named.
+    # No famous hand records its result (Antonius-Blom and Xuan-Phua neither).
+    assert summary["expected"]["not_checked_no_recorded_result"] == len(every)
+    # Badugi and triple draw are not games pokerpipe scores: rejected with the variant named.
+    # Pot-limit Omaha and short-deck are read (tests/test_phh_games.py).
     reasons = dict(zip(rejects["source"].map(lambda s: Path(s).name), rejects["reason"]))
-    for name in ("alice-carol-wikipedia.phh", "antonius-blom-2009.phh", "arieh-yockey-2019.phh",
-                 "phua-xuan-2019.phh"):
+    for name in ("alice-carol-wikipedia.phh", "arieh-yockey-2019.phh"):
         variant = tomllib.loads((PHH / name).read_text())["variant"]
-        assert f"variant '{variant}' is not Texas hold'em" in reasons[name]
+        assert f"variant '{variant}' is not a game pokerpipe scores (NT, FT, NS, PO or FO/8)" in reasons[name]
+    for name in ("antonius-blom-2009.phh", "phua-xuan-2019.phh"):
+        assert "variant" not in reasons.get(name, "")
     assert summary["rows_read"] == 5 == summary["rows_scored"] + summary["rows_rejected"]
 
 
@@ -229,11 +234,17 @@ def test_mixed_game_final_table(tmp_path: Path) -> None:
     summary, winners, rejects = run([folder], tmp_path)
     hands = {path: tomllib.loads(path.read_text()) for path in folder.glob("*.phh")}
     holdem = {p: h for p, h in hands.items() if h["variant"] in ("NT", "FT")}
-    assert len(rejects) == len(hands) - len(holdem)
-    for reason, source in zip(rejects["reason"], rejects["source"]):
-        variant = hands[Path(source)]["variant"]
-        assert reason == f"hand {hands[Path(source)]['hand']}: variant '{variant}' is not Texas " \
-                         f"hold'em (NT or FT)"
+    # Stud, razz, draw and badugi are rejected for their variant; Omaha and Omaha hi-lo are read
+    # (their showdowns are their games': tests/test_phh_games.py), hold'em is scored here.
+    read = {p for p, h in hands.items() if h["variant"] in phh.VARIANTS}
+    assert {h["variant"] for p, h in hands.items() if p in read} == {"NT", "FT", "PO", "FO/8"}
+    by_variant = {Path(source): reason for reason, source in zip(rejects["reason"], rejects["source"])
+                  if "is not a game pokerpipe scores" in reason}
+    assert set(by_variant) == set(hands) - read
+    for path, reason in by_variant.items():
+        assert reason == f"hand {hands[path]['hand']}: variant '{hands[path]['variant']}' is not a game " \
+                         f"pokerpipe scores (NT, FT, NS, PO or FO/8)"
+    assert not {Path(source) for source in rejects["source"]} & set(holdem)
     expected = {}
     for path, hand in holdem.items():
         replayed = replay(hand)
@@ -242,9 +253,10 @@ def test_mixed_game_final_table(tmp_path: Path) -> None:
         if any("?" in replayed["cards"][p] for p in replayed["live"]) or len(replayed["board"]) != 5:
             continue
         expected[path.name] = (showdown_winners(replayed), recorded_winners(hand, replayed) or "")
-    got = {Path(f).name: (w, e) for f, w, e in zip(winners["file"], winners["winners"], winners["expected"])}
+    rows = zip(winners["file"], winners["winners"], winners["expected"], winners["variant"])
+    got = {Path(f).name: (w, e) for f, w, e, v in rows if v in ("NT", "FT")}
     assert got == expected
-    assert set(winners["variant"]) <= {"NT", "FT"}
+    assert set(winners["variant"]) <= {"NT", "FT", "PO", "FO/8"}
     assert summary["expected"]["mismatched"] == 0
     assert summary["rows_read"] == len(hands)
 
@@ -261,7 +273,7 @@ def malformed(kind: str, actions: list[str]) -> tuple[str, str, str]:
         return f"'{p2}'", f"'{p2[:-4]}{p1[-4:-2]}{p2[-2:]}'", f"card {p1[-4:-2]} is dealt twice"
     if kind == "unseated player":
         return f"'{fold}'", "'p7 f'", "player 7 is not seated (6 players)"
-    return f"'{fold}'", f"'{fold[:-1]}xx'", "not a Texas hold'em action"
+    return f"'{fold}'", f"'{fold[:-1]}xx'", "not an action pokerpipe reads (dh, db, cbr, cc, f, sm)"
 
 
 MALFORMED = ("bad TOML", "unknown card", "card dealt twice", "unseated player", "unknown action")

@@ -57,11 +57,24 @@ def card(text: str) -> int:
     return 4 * RANKS.index(text[0]) + SUITS.index(text[1])
 
 
-def hole_cards(text: str) -> list[int]:
+# The hole cards each game of a header deals a player, by its name.
+HOLE_CARDS = {"Hold'em": 2, "6+ Hold'em": 2, "Omaha": 4, "Omaha Hi/Lo": 4, "5 Card Omaha": 5,
+              "5 Card Omaha Hi/Lo": 5, "6 Card Omaha": 6, "6 Card Omaha Hi/Lo": 6}
+
+
+def dealt_cards(header: str) -> int:
+    """The hole cards the game a header names deals a player (the longest name written in it)."""
+    return next((HOLE_CARDS[name] for name in sorted(HOLE_CARDS, key=len, reverse=True)
+                 if f" {name} " in header), 2)
+
+
+def hole_cards(text: str, dealt: int = 2) -> list[int]:
+    """The cards a text shows of a hand dealing ``dealt``: those seen first, the rest unknown; none
+    for more cards than are dealt."""
     cards = text.split()
-    if len(cards) == 2:
-        return [card(cards[0]), card(cards[1])]
-    return [card(cards[0]), UNKNOWN_CARD] if len(cards) == 1 else []
+    if not 1 <= len(cards) <= dealt:
+        return []
+    return [card(text) for text in cards] + [UNKNOWN_CARD] * (dealt - len(cards))
 
 
 def blocks_of(path: Path) -> list[tuple[int, list[str]]]:
@@ -92,11 +105,15 @@ def reference_hand(lines: list[str]) -> dict[str, Any]:
         if found and hand["table"] is None:
             hand["table"], hand["max_seats"], hand["button"] = found[1], int(found[2]), int(found[3])
     seat_of = {name: seat for seat, (name, _) in hand["seats"].items()}
+    hand["hole_cards"] = dealt = dealt_cards(lines[0])
     small_blind = re.search(rf"\(?(?:Level [^ ]+ \()?(?:[^(),]+, )?({AMOUNT})/({AMOUNT})", lines[0])
     blind = chips(small_blind[1]) if small_blind else math.nan
 
-    def actor(line: str) -> tuple[str | None, str]:  # the name is before the line's last ": "
-        name, _, words = line.rpartition(": ")
+    def actor(line: str) -> tuple[str | None, str]:
+        # The name is before the line's last ": ", the halves a hi-lo hand shows left aside
+        # ("shows [..] (HI: two pair, Nines and Sixes; LO: 8,6,4,3,2)").
+        name, _, words = re.sub(r" \(HI: [^()]*\)$", "", line).rpartition(": ")
+        words = line[len(name) + 2:] if name else words
         return (name, words.rstrip()) if name in seat_of else (None, "")
 
     actions, acting, street = [], set(), 0
@@ -133,7 +150,7 @@ def reference_hand(lines: list[str]) -> dict[str, Any]:
                 written = amount if kind.startswith("posts") or kind in ("bets", "calls") else math.nan
                 actions.append((seat - 1, action, street, to, written, all_in, line))
             if kind == "shows":
-                holes[seat] = hole_cards(words[len("shows ["):].split("]")[0])
+                holes[seat] = hole_cards(words[len("shows ["):].split("]")[0], dealt)
             continue
         found = re.match(rf"^(.+) collected ({AMOUNT}) from (?:pot|main pot|side pot(?:-[0-9]+)?) *$", line)
         if found and found[1] in seat_of:
@@ -148,7 +165,7 @@ def reference_hand(lines: list[str]) -> dict[str, Any]:
             returned[seat_of[found[2]]] = chips(found[1])
         found = re.match(r"^Dealt to (.+) \[([^\]]*)\] *$", line)
         if found and found[1] in seat_of:
-            holes[seat_of[found[1]]] = hole_cards(found[2])
+            holes[seat_of[found[1]]] = hole_cards(found[2], dealt)
     hand["dealt"] = {seat for seat in hand["seats"] if seat not in hand["marked"] or seat in acting}
     hand.update(actions=actions, received=received, cashed=cashed, returned=returned, pot=math.nan,
                 rake=math.nan, board=[], won={}, not_awarded={})
@@ -172,7 +189,7 @@ def reference_hand(lines: list[str]) -> dict[str, Any]:
                         row[0] == seat - 1 and row[1] == Action.MUCK for row in actions):
                     actions.append((seat - 1, Action.MUCK, street, math.nan, math.nan, False, line))
                 if shown:
-                    holes[seat] = hole_cards(shown[1])
+                    holes[seat] = hole_cards(shown[1], dealt)
     hand["holes"] = {seat: cards for seat, cards in holes.items() if cards and seat in hand["dealt"]}
     return hand
 
@@ -230,9 +247,12 @@ def test_every_hand_reads_as_its_text_says(path: Path) -> None:
     assert sum(record.hands for record in records) == len(blocks) > 0
     batches = list(pokerstars.read_batches(Source(path, "pokerstars", histories.COLUMNS), batch_rows=3))
     rejected = {row: reason for batch in batches for row, _, _, reason in batch.unreadable}
+    # The hole cards of every slot: as many as the most any hand of the file (one chunk) deals.
+    width = max(2, *(dealt_cards(lines[0]) for _, lines in blocks))
     number = 0
     for record in records:
         record.check()
+        assert record.holes.shape[2] == width
         assert set(record.hand) == set(HANDS.names) - {"hand_key", "table_key", "source", "players",
                                                        "button_seat", "board", "pot", "rake", "outcome",
                                                        "reason"}
@@ -262,8 +282,11 @@ def check_hand(record: Record, hand: int, reference: dict[str, Any], where: tupl
     assert record.hand["max_seats"][hand].as_py() == reference["max_seats"], where
     board = reference["board"] + [NO_CARD] * (5 - len(reference["board"]))
     assert record.board[hand].tolist() == board, where
-    holes = [reference["holes"].get(slot + 1, [UNKNOWN_CARD] * 2) if slot + 1 in dealt else [NO_CARD] * 2
-             for slot in range(SLOTS)]
+    # A slot's cards first, unknown where not seen, none past its last (an Omaha hand of four in a
+    # group whose most is five).
+    width, count = record.holes.shape[2], reference["hole_cards"]
+    holes = [reference["holes"].get(slot + 1, [UNKNOWN_CARD] * count) + [NO_CARD] * (width - count)
+             if slot + 1 in dealt else [NO_CARD] * width for slot in range(SLOTS)]
     assert record.holes[hand].tolist() == holes, where
     rows = hands_of(record, hand)
     assert record.text is not None

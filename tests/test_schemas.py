@@ -46,20 +46,34 @@ def winners_of(tmp_path, name: str, inputs, fmt: str, **options) -> pa.Table:
     return pq.read_table(path) if fmt == "parquet" else pacsv.read_csv(path)
 
 
+#: The columns a hand history's winners add to hold'em's: the game of each row, and those of the
+#: other games it may hold (hi-lo's halves and lows), empty where a game has none.
+HISTORY_ONLY = ("game", "winners_high", "winners_low", *(f"{seat}_low_key" for seat in deals.SEATS))
+
+
 @pytest.mark.parametrize("fmt", ["parquet", "csv"])
 def test_holdem_winners_have_one_schema_whatever_the_input(tmp_path, fmt):
     tables = {label: winners_of(tmp_path, label.replace(" ", "").replace(",", ""), make(tmp_path), fmt)
               for label, make in HOLDEM_INPUTS.items()}
     names = {label: table.column_names for label, table in tables.items()}
     first = names["csv, 6 seats"]
-    assert all(listed == first for listed in names.values()), names
+    histories = [label for label in names if label in ("phh", "pokerstars")]
+    assert all(listed == first for label, listed in names.items() if label not in histories), names
+    # Hand histories: hold'em's columns in hold'em's order, and theirs beside them.
+    assert all([name for name in names[label] if name not in HISTORY_ONLY] == first for label in histories)
+    assert all(set(names[label]) - set(first) == set(HISTORY_ONLY) for label in histories)
+    assert all(table.column("game").to_pylist() == ["holdem"] * table.num_rows
+               for label, table in tables.items() if label in histories)
     for seat in deals.SEATS:
         assert f"{seat}_category" in first and f"{seat}_key" in first
     players = {f"{seat}_player" for seat in deals.SEATS}
     assert {"expected", "hand_key", "file", "hand", *players} <= set(first)
     if fmt == "parquet":  # CSV has no types: the docs give the dtypes to read it with
         schemas = {label: table.schema.remove_metadata() for label, table in tables.items()}
-        assert all(schema == schemas["csv, 6 seats"] for schema in schemas.values())
+        kept = [field for field in schemas["phh"] if field.name not in HISTORY_ONLY]
+        assert all(schema == schemas["csv, 6 seats"]
+                   for label, schema in schemas.items() if label not in histories)
+        assert pa.schema(kept) == schemas["csv, 6 seats"] and schemas["pokerstars"] == schemas["phh"]
     three = tables["parquet, 3 seats"]
     assert three.column("p4_key").null_count == three.num_rows > 0
 

@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 
 from pipeline.formats.sources import Batch
 from pipeline.games import deals, holdem
+from pipeline.hands import model
 from pipeline.hands.audit import Audit, Settled, set_apart
 from pipeline.hands.model import Apart, Outcome
 from pipeline.hands.record import Record
@@ -42,10 +43,23 @@ from pipeline.hands.tables import OUTCOME_CODE, Ending, tables
 
 #: The game a hand history's showdown is scored as: its winners tables carry :data:`CARRIED`.
 GAME = holdem.Holdem.name
+#: The games a hand history may hold, as the hands table's ``game`` column and the registry name them.
+GAMES = model.VOCABULARIES["game"]
+#: The games a hand history is scored in, as a reason names them.
+GAMES_TEXT = "hold'em, Omaha, Omaha hi-lo or short-deck"
+
+
+def unknown_game(name: str) -> str:
+    """The reason a hand of a game pokerpipe does not score (stud, razz, draw) is rejected.
+
+    >>> unknown_game("'Razz Limit'")
+    "game 'Razz Limit' is not one pokerpipe scores (hold'em, Omaha, Omaha hi-lo or short-deck)"
+    """
+    return f"game {name} is not one pokerpipe scores ({GAMES_TEXT})"
 EXPECTED = deals.EXPECTED_COLUMN
 #: Columns that trace a row back to its hand, carried into the winners; a format
-#: without one of them leaves it empty.
-CARRIED = ("hand_key", "file", "hand", "variant", "table", "stakes", "time", *PLAYERS)
+#: without one of them leaves it empty.  ``game`` is also what the row is scored as.
+CARRIED = ("game", "hand_key", "file", "hand", "variant", "table", "stakes", "time", *PLAYERS)
 #: The type of a carried column in the winners: text but for the key that joins the hand tables.
 CARRIED_TYPES = {"hand_key": pa.int64()}
 COLUMNS = (deals.BOARD_COLUMN, *deals.SEATS, EXPECTED, *CARRIED)

@@ -24,7 +24,7 @@ import pyarrow as pa
 from numpy.typing import NDArray
 
 from pipeline.errors import UsageError
-from pipeline.games.tally import Tally
+from pipeline.games.tally import Tallies, Tally
 
 
 @dataclass(frozen=True)
@@ -39,8 +39,9 @@ class Scored:
         True for the rows of the batch that were scored.
     reasons : ndarray of shape (n,), dtype object
         None where ``ok``, else why the row is rejected.
-    tally : Tally
-        Category, win and tie counts of the scored rows.
+    tally : Tally or Tallies
+        Category, win and tie counts of the scored rows (of each game, where
+        the rows are of several).
     outcome_codes : ndarray of shape (ok.sum(),), integer
         Each scored row's outcome, an index into ``outcome_texts``.
     outcome_texts : ndarray, dtype object
@@ -55,7 +56,7 @@ class Scored:
     results: pa.Table
     ok: NDArray[np.bool_]
     reasons: NDArray[np.object_]
-    tally: Tally
+    tally: Tally | Tallies
     outcome_codes: NDArray[np.integer]
     outcome_texts: NDArray[np.object_]
     outcome_counts: dict[str, int] = field(default_factory=dict)

@@ -201,3 +201,49 @@ CATEGORY_SCHEMA = pa.schema([("players", pa.string()), ("scope", pa.string()),
                              ("share", pa.float64()), ("wins", pa.int64()), ("ties", pa.int64())])
 TIE_SCHEMA = pa.schema([("players", pa.string()), ("deals", pa.int64()),
                         ("tied_deals", pa.int64()), ("tie_rate", pa.float64())])
+
+
+@dataclass(frozen=True)
+class Tallies:
+    """The tallies of a run whose rows are of several games (hand histories), one per game.
+
+    Merged by ``+`` game by game; its tables are each game's, one after the
+    other in name order, with a ``game`` column first.
+
+    Examples
+    --------
+    >>> one = Tallies((("omaha", Tally.zeros(("Low", "High"))),))
+    >>> both = one + Tallies((("holdem", Tally.zeros(("Low", "High"))),)) + one
+    >>> [game for game, _ in both.by_game]
+    ['holdem', 'omaha']
+    >>> both.tie_table().column_names
+    ['game', 'players', 'deals', 'tied_deals', 'tie_rate']
+    """
+
+    by_game: tuple[tuple[str, Tally], ...] = ()
+
+    def __add__(self, other: Tallies) -> Tallies:
+        merged = dict(self.by_game)
+        for game, tally in other.by_game:
+            merged[game] = merged[game] + tally if game in merged else tally
+        return Tallies(tuple(sorted(merged.items())))
+
+    def category_table(self) -> pa.Table:
+        """Each game's ``categories`` table, a ``game`` column first."""
+        return self._joined([(game, tally.category_table()) for game, tally in self.by_game],
+                            GAME_CATEGORY_SCHEMA)
+
+    def tie_table(self) -> pa.Table:
+        """Each game's ``ties`` table, a ``game`` column first."""
+        return self._joined([(game, tally.tie_table()) for game, tally in self.by_game], GAME_TIE_SCHEMA)
+
+    @staticmethod
+    def _joined(tables: list[tuple[str, pa.Table]], schema: pa.Schema) -> pa.Table:
+        parts = [table.add_column(0, "game", pa.array([game] * table.num_rows, pa.string()))
+                 for game, table in tables]
+        return pa.concat_tables(parts) if parts else schema.empty_table()
+
+
+#: The tables of :class:`Tallies`: those of one game, after the game's name.
+GAME_CATEGORY_SCHEMA = pa.schema([("game", pa.string()), *CATEGORY_SCHEMA])
+GAME_TIE_SCHEMA = pa.schema([("game", pa.string()), *TIE_SCHEMA])

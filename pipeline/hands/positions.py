@@ -8,7 +8,8 @@ names a seat alike.  The rule, over the players dealt in:
 
 - ``BB`` and ``SB`` are the players who posted the big and the small blind
   (an ante-only hand counts the first two players after the button as its
-  blinds);
+  blinds; a hand whose one blind is the button's, short-deck's button blind,
+  has neither);
 - ``BTN`` is the player on the button, who in a heads-up hand posts the
   small blind and is named ``BTN``; a dead button (the seat the record
   names as the button is empty) leaves ``BTN`` to nobody;
@@ -73,7 +74,8 @@ def others(count: int) -> tuple[Position, ...]:
 
 def positions(dealt: NDArray[np.bool_], button: NDArray[np.integer], *,
               small_blind: NDArray[np.integer] | None = None,
-              big_blind: NDArray[np.integer] | None = None) -> NDArray[np.int8]:
+              big_blind: NDArray[np.integer] | None = None,
+              button_blind: NDArray[np.bool_] | None = None) -> NDArray[np.int8]:
     """The position of every seat of every hand, as codes into :data:`POSITIONS`.
 
     Parameters
@@ -88,6 +90,10 @@ def positions(dealt: NDArray[np.bool_], button: NDArray[np.integer], *,
         The seat that posted each blind, -1 where none did.  A hand where
         neither was posted (ante only, or not given) takes the first two
         players after the button; a heads-up one, the button and the other.
+    button_blind : ndarray of shape (n,), dtype bool, optional
+        Hands whose one blind the button posts (short-deck's button blind):
+        no seat is ``SB`` or ``BB``, the others are named from the first
+        after the button.
 
     Returns
     -------
@@ -102,6 +108,12 @@ def positions(dealt: NDArray[np.bool_], button: NDArray[np.integer], *,
     >>> dealt = np.array([[True, True, True, True, False, True]])
     >>> [str(POSITIONS[c]) if c >= 0 else None for c in positions(dealt, np.array([2]))[0]]
     ['HJ', 'CO', 'BTN', 'SB', None, 'BB']
+
+    A button blind: the button, and four others in their order of play:
+
+    >>> codes = positions(dealt, np.array([2]), button_blind=np.array([True]))
+    >>> [str(POSITIONS[c]) if c >= 0 else None for c in codes[0]]
+    ['HJ', 'CO', 'BTN', 'UTG', None, 'LJ']
 
     The same table with the button's seat empty (a dead button), the blinds as posted:
 
@@ -124,6 +136,8 @@ def positions(dealt: NDArray[np.bool_], button: NDArray[np.integer], *,
     players = dealt.sum(axis=1)
     first, second = order[:, 0], order[:, 1 if seats > 1 else 0]
     unposted = (small < 0) & (big < 0)
+    if button_blind is not None:  # no blinds to name, not blinds to take from the seats after the button
+        unposted &= ~np.asarray(button_blind, dtype=bool)
     heads_up = players == 2
     small = np.where(unposted, np.where(heads_up, button, first), small)
     big = np.where(unposted, np.where(heads_up, np.where(first == button, second, first), second), big)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.arrays import masked
@@ -60,7 +61,8 @@ def deal_rows(record: Record, chips: Chips, ending: Ending, checked_record: Audi
         The hands scored.
     columns : dict of str to pyarrow.Array
         ``board``, ``p1`` ... ``p10``, ``expected`` (:data:`deals.EXPECTED_COLUMN`),
-        ``hand_key`` and :data:`PLAYERS`, a value per scored hand.
+        ``hand_key``, ``game`` (what the hand is scored as) and :data:`PLAYERS`, a value
+        per scored hand.
     """
     rows = np.flatnonzero(ending.scored)
     seats = record.seat[rows].astype(np.int64)
@@ -84,6 +86,7 @@ def deal_rows(record: Record, chips: Chips, ending: Ending, checked_record: Audi
     expected = np.where(checked, np.where(masks > 0, deals.winners_text(masks), NO_RECORDED_WINNER), "")
     columns[deals.EXPECTED_COLUMN] = pa.array(expected.tolist(), pa.string())
     columns["hand_key"] = pa.array(keys[rows], pa.int64())
+    columns["game"] = pc.cast(record.hand["game"], pa.string()).take(pa.array(rows, pa.int64()))
     names = record.player.take(masked(place, pa.int64(), ~here)).cast(pa.string())
     for index, column in enumerate(PLAYERS):
         columns[column] = names.slice(index * scored, scored)

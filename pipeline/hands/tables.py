@@ -209,6 +209,17 @@ def _blind_slots(record: Record) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     return found[0], found[1]
 
 
+def _button_blind(record: Record, small: NDArray[np.int64], big: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """(hands,) bool: the hands without a small or big blind whose button posts a live blind
+    (short-deck's button blind: PokerStars' ``posts button blind``, PHH's last player's blind)."""
+    live = np.isin(record.action, [CODE[Action.POST], CODE[Action.POST_STRADDLE]])
+    by_button = live & (record.slot == record.button[record.action_hand])
+    posted = np.zeros(record.hands, dtype=bool)
+    posted[record.action_hand[by_button]] = True
+    found: NDArray[np.bool_] = posted & (small < 0) & (big < 0)
+    return found
+
+
 def tables(record: Record, chips: Chips, ending: Ending, *, keys: NDArray[np.int64],
            source: pa.Array, inconsistent: NDArray[np.bool_] | None = None,
            got: NDArray[np.float64] | None = None) -> dict[str, pa.Table]:
@@ -290,7 +301,8 @@ def _seats(record: Record, chips: Chips, ending: Ending, got: NDArray[np.float64
         return found
 
     small, big = _blind_slots(record)
-    codes = at(positions(record.dealt, record.button, small_blind=small, big_blind=big))
+    codes = at(positions(record.dealt, record.button, small_blind=small, big_blind=big,
+                         button_blind=_button_blind(record, small, big)))
     contributed = at(chips.contributed)
     got_here = at(got)
     near = tolerance(np.where(record.dealt, record.stack, 0.0))[rows]

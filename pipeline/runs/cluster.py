@@ -72,7 +72,7 @@ from pipeline.formats.sources import Source
 from pipeline.formats.writers import TableWriter
 from pipeline.runs.parts import Partition, PartResult, part_name, readable, score_partition
 from pipeline.runs.runner import Run, Summary, first_pass_duplicates, marked, summarize
-from pipeline.runs.scoring import REJECT_SCHEMA, REJECTS_FILE, Totals, batch_span
+from pipeline.runs.scoring import REJECT_SCHEMA, REJECTS_FILE, batch_span
 
 DEFAULT_PARTITION_ROWS = 1 << 20
 DEFAULT_PARTITION_BYTES = 8 << 20  # about 170,000 six-player deals of CSV: many per worker, for balance
@@ -418,7 +418,7 @@ def _submit_and_gather(distributed: Any, client: Any, run: Run, partitions: list
 
 def _finish(run: Run, staging: Path, partitions: list[Partition], results: dict[int, PartResult],
             started: float, address: str, workers: int) -> Summary:
-    per_source = [Totals.empty(run.game) for _ in run.sources]
+    per_source = [run.scoring.empty_totals() for _ in run.sources]
     rejects_folder = staging / REJECTS_FOLDER
     with TableWriter(staging / REJECTS_FILE, schema=REJECT_SCHEMA, quote_strings=True) as rejects:
         # One partition's rejects at a time, in input order: the client never holds them all.
@@ -433,7 +433,7 @@ def _finish(run: Run, staging: Path, partitions: list[Partition], results: dict[
     for done in per_source:
         first_rows.append(next_row)
         next_row += done.span
-    totals, inputs = summarize(run.game, run.sources, first_rows, per_source)
+    totals, inputs = summarize(run.scoring, run.sources, first_rows, per_source)
     cluster = {"scheduler": address, "workers": workers, "partitions": len(partitions)}
     return run.finish(staging, totals, inputs, started=started, engine="dask", results=f"{WINNERS_FOLDER}/",
                       extra={"cluster": cluster}, tables={name: f"{name}/" for name in run.hand_table_files})

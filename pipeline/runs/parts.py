@@ -152,7 +152,7 @@ def score_partition(scoring: Scoring, source: Source, partition: Partition, offs
     """
     byte_range = None if partition.byte_range is None else csv_files.ByteRange(*partition.byte_range,
                                                                               first_line=first_line)
-    totals = Totals.empty(scoring.game)
+    totals = scoring.empty_totals()
     with _writer(part_path, scoring.results_schema(), quote_strings=scoring.quote_winners,
                  row_group_rows=batch_rows) as winners, \
             _writer(rejects_path, REJECT_SCHEMA) as rejects, contextlib.ExitStack() as stack:

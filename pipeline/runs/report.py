@@ -28,7 +28,9 @@ import pandas as pd
 from pipeline.errors import InputError, UsageError
 from pipeline.formats import readers, writers
 from pipeline.games import registry
-from pipeline.games.tally import CATEGORY_SCHEMA
+from pipeline.games.base import Game
+from pipeline.games.tally import GAME_CATEGORY_SCHEMA
+from pipeline.runs.scoring import MIXED
 from pipeline.text import shown
 
 #: What installs the plot's dependency, wherever it is run: pokerpipe is on no package index, so the
@@ -430,13 +432,32 @@ def run_report(results: str | os.PathLike[str]) -> dict[str, ReportPart]:
         raise InputError(f"{summary_path}: not a readable summary ({shown_error(error)})") from None
     except (KeyError, TypeError):
         raise InputError(f"{summary_path}: no \"game\" entry: not written by `pokerpipe run`") from None
-    try:
-        played = registry.get(game)
-    except UsageError:
-        raise InputError(f"{summary_path}: unknown game {shown(str(game))}") from None
-    cards = played.hand_cards
-    table = _read_categories(categories_path, played.categories, summary)
+    if not isinstance(game, str) or (game not in registry.names() and game != MIXED):
+        raise InputError(f"{summary_path}: unknown game {shown(str(game))}")
+    table = _read_categories(categories_path, summary)
     untested = not_random_deals(summary, summary_path)
+    report: dict[str, ReportPart] = {}
+    # categories.csv is per game: a run of hand histories may hold several.
+    for name in dict.fromkeys(table["game"]):
+        try:
+            played = registry.get(name)
+        except UsageError:
+            line = int(np.flatnonzero((table["game"] == name).to_numpy(dtype=bool))[0]) + 2
+            raise InputError(f"{categories_path}: line {line}: unknown game {shown(str(name))}") from None
+        rows = table[table["game"] == name]
+        foreign = ~rows["category"].isin(played.categories)
+        if foreign.any():
+            # The row's place in the file, whose line 1 is the header.
+            line = int(rows.index[np.flatnonzero(foreign.to_numpy(dtype=bool))[0]]) + 2
+            raise InputError(f"{categories_path}: line {line}: a category the game does not have: "
+                             f"not a table written by `pokerpipe run`")
+        report.update(_game_report(played, rows, untested))
+    return report
+
+
+def _game_report(played: Game, table: pd.DataFrame, untested: str | None) -> dict[str, ReportPart]:
+    """The parts of :func:`run_report` for one game's rows of categories.csv."""
+    game, cards = played.name, played.hand_cards
     report: dict[str, ReportPart] = {}
     # Hands of one deal share the board (hold'em) or the deck, so only one
     # hand per deal, the first seat's, makes independent draws for the test.
@@ -508,20 +529,20 @@ def not_random_deals(summary: Mapping[str, Any], path: str | os.PathLike[str] = 
             f"a hand shown down is no random deal (players fold weak hands)")
 
 
-def _read_categories(path: Path, categories: tuple[str, ...], summary: Mapping[str, Any]) -> pd.DataFrame:
+def _read_categories(path: Path, summary: Mapping[str, Any]) -> pd.DataFrame:
     """categories.csv as written by a run, counts as integers; InputError naming what is wrong.
 
     The table must be the copy ``summary`` keeps (:func:`_check_against_summary`).
     A count is a whole number of at least 0, a share a number from 0 to 1,
-    a category one of the game's ``categories``, each once per players and
-    scope: anything else is no table a run wrote, and would give a test
-    against the exact shares that means nothing.
+    each category once per game, players and scope (that it is one of its
+    game's, :func:`run_report` checks): anything else is no table a run
+    wrote, and would give a test against the exact shares that means nothing.
     """
     try:
-        table = pd.read_csv(path, dtype={"players": str, "scope": str, "category": str})
+        table = pd.read_csv(path, dtype={"game": str, "players": str, "scope": str, "category": str})
     except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
         raise InputError(f"{path}: not a readable CSV file ({shown_error(error)})") from None
-    missing = [name for name in CATEGORY_SCHEMA.names if name not in table.columns]
+    missing = [name for name in GAME_CATEGORY_SCHEMA.names if name not in table.columns]
     if missing:
         raise InputError(f"{path}: missing column {', '.join(missing)}: not written by `pokerpipe run`")
     try:
@@ -538,8 +559,8 @@ def _read_categories(path: Path, categories: tuple[str, ...], summary: Mapping[s
         "a count is empty": table["count"].isna(),
         "a count is negative": (counts < 0).fillna(False).any(axis=1),
         "a share is not from 0 to 1": ~table["share"].between(0, 1),
-        "a category the game does not have": ~table["category"].isin(categories),
-        "a category listed twice": table.duplicated(["players", "scope", "category"]),
+        "a game is empty": table["game"].isna(),
+        "a category listed twice": table.duplicated(["game", "players", "scope", "category"]),
     }
     for reason, rows in faults.items():
         if rows.any():
@@ -562,7 +583,7 @@ def _check_against_summary(table: pd.DataFrame, path: Path, summary: Mapping[str
     read = table.astype(object).where(table.notna(), None).to_dict(orient="records")
     for line, (row, copy) in enumerate(zip(read, kept), start=2):
         same = isinstance(copy, dict) and all(_same_value(row[name], copy.get(name))
-                                              for name in CATEGORY_SCHEMA.names)
+                                              for name in GAME_CATEGORY_SCHEMA.names)
         if not same:
             raise InputError(f"{path}: line {line} differs from the statistics in summary.json: "
                              f"the table was edited or cut short since the run")

@@ -57,12 +57,14 @@ from pipeline.formats.sources import DEFAULT_BATCH_ROWS, Batch, PendingBatch, So
 from pipeline.formats.writers import FORMATS, TableWriter, write_json, write_table
 from pipeline.games import registry
 from pipeline.games.base import Game
+from pipeline.games.tally import Tallies, Tally
 from pipeline.hands import model
 from pipeline.hands.duplicates import HandIds
 from pipeline.runs import processes
 from pipeline.runs.columns import kept_columns
 from pipeline.runs.parts import Partition, PartResult, part_name, read_spill, score_partition
 from pipeline.runs.scoring import (
+    MIXED,
     REJECT_SCHEMA,
     REJECTS_FILE,
     BatchOutcome,
@@ -334,11 +336,20 @@ class Run(BaseRun):
     def summary_parts(self, folder: Path, totals: Totals, inputs: list[dict[str, Any]], *, engine: str,
                       extra: Summary) -> SummaryParts:
         """Write categories.csv and ties.csv; the game, the engine, outcomes, checks and statistics."""
-        category_table, tie_table = totals.tally.category_table(), totals.tally.tie_table()
+        # The tables are per game, a run of one game's as a run of several's: a game column first.
+        tallies = totals.tally if isinstance(totals.tally, Tallies) else Tallies(((self.game, totals.tally),))
+        if not tallies.by_game:  # nothing scored: the run's game, every category counted 0
+            tallies = Tallies(((self.game, Tally.zeros(registry.get(self.game).categories)),))
+        category_table, tie_table = tallies.category_table(), tallies.tie_table()
         write_table(folder / "categories.csv", category_table)
         write_table(folder / "ties.csv", tie_table)
+        game: dict[str, Any] = {"game": self.game}
+        if isinstance(totals.tally, Tallies):  # rows of several games: each game's deals scored
+            scored = {name: int(tally.deals.sum()) for name, tally in totals.tally.by_game}
+            game = {"game": next(iter(scored)) if len(scored) == 1 else MIXED if scored else self.game,
+                    "games": scored}
         return SummaryParts(
-            head={"game": self.game, "engine": engine, **extra},
+            head={**game, "engine": engine, **extra},
             rows=histories.row_counts(totals.counts) if self.histories else {},
             fields={
                 **({"set_apart": histories.reasons(totals.counts, "set_apart")} if self.histories else {}),
@@ -457,7 +468,7 @@ class LocalEngine:
                 first_rows, per_source = self._write(run, sources, staged.path, started, report=False)
             if preparing.is_alive():
                 preparing.join()
-            totals, inputs = summarize(run.game, sources, first_rows, per_source)
+            totals, inputs = summarize(run.scoring, sources, first_rows, per_source)
             return run.finish(staged.path, totals, inputs, started=started, engine="local",
                               results=run.results_name)
 
@@ -466,7 +477,7 @@ class LocalEngine:
         """Read, process and write every source into the ``staged`` folder's files (made anew);
         return each source's first row and totals.  ``report``: hand the rejects to the run's
         ``on_reject`` (a second pass rejects the same rows)."""
-        per_source = [Totals.empty(run.game) for _ in sources]
+        per_source = [run.scoring.empty_totals() for _ in sources]
         with TableWriter(staged / run.results_name, schema=run.results_schema(),
                          quote_strings=run.scoring.quote_winners, row_group_rows=run.batch_rows) as results, \
                 TableWriter(staged / REJECTS_FILE, schema=REJECT_SCHEMA, quote_strings=True) as rejects, \
@@ -513,7 +524,7 @@ class LocalEngine:
                                           before=per_source)
             shutil.rmtree(staged.path / SPILLS_FOLDER)  # working files, not outputs
             first_rows = list(itertools.accumulate((done.span for done in per_source[:-1]), initial=1))
-            totals, inputs = summarize(run.game, sources, first_rows, per_source)
+            totals, inputs = summarize(run.scoring, sources, first_rows, per_source)
             return run.finish(staged.path, totals, inputs, started=started, engine="local",
                               results=run.results_name, extra={"processes": workers},
                               tables={name: f"{name}/" for name in run.hand_table_files})
@@ -616,10 +627,10 @@ def stream_sources(sources: Sequence[Source], columns: tuple[str, ...], *, batch
     return first_rows
 
 
-def summarize(game: str, sources: Sequence[Source], first_rows: list[int],
+def summarize(scoring: Scoring, sources: Sequence[Source], first_rows: list[int],
               per_source: list[Totals]) -> tuple[Totals, list[dict[str, Any]]]:
     """A run's totals and its ``inputs`` entries from each source's totals, in input order."""
-    totals = Totals.empty(game)
+    totals = scoring.empty_totals()
     inputs = []
     for source, first_row, done in zip(sources, first_rows, per_source):
         inputs.append(source_record(source, first_row, done))

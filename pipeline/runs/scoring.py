@@ -29,7 +29,7 @@ from pipeline.formats import histories
 from pipeline.formats.sources import Batch, PendingBatch, Source
 from pipeline.games import registry
 from pipeline.games.base import Scored
-from pipeline.games.tally import Tally
+from pipeline.games.tally import Tallies, Tally
 from pipeline.hands.duplicates import HandIds
 from pipeline.runs.columns import conformed
 from pipeline.text import listed
@@ -81,7 +81,7 @@ class Totals:
     into batches or cluster partitions.
     """
 
-    tally: Tally
+    tally: Tally | Tallies
     read: int = 0
     scored: int = 0
     blank_lines: int = 0
@@ -92,8 +92,9 @@ class Totals:
     ids: HandIds = field(default_factory=HandIds)  # of the hands read, to find those read twice
 
     @classmethod
-    def empty(cls, game: str) -> Totals:
-        return cls(Tally.zeros(registry.get(game).categories))
+    def empty(cls, game: str, *, by_game: bool = False) -> Totals:
+        """No rows yet: the tally of ``game``, or of each game met where rows are of several."""
+        return cls(Tallies() if by_game else Tally.zeros(registry.get(game).categories))
 
     @classmethod
     def of_batch(cls, batch: Batch, scored: Scored) -> Totals:
@@ -118,7 +119,7 @@ class Totals:
         return self.read - self.scored - sum(self.counts.get(name, 0) for name in histories.SET_APART)
 
     def __iadd__(self, other: Totals) -> Totals:
-        self.tally += other.tally
+        self.tally += other.tally  # type: ignore[operator]  # of one kind in one run: Tally or Tallies
         self.read += other.read
         self.scored += other.scored
         self.blank_lines += other.blank_lines
@@ -164,6 +165,13 @@ class Scoring:
     #: Columns of the user's copied into the results row for row, in their own Arrow type
     #: (``--keep``); see :func:`kept_columns`.
     kept: pa.Schema = field(default_factory=lambda: pa.schema([]))
+    #: Rows name their own game (hand histories: :data:`GAME_COLUMN`), each scored by it; a row
+    #: without one (a deal archive's, in the same run) by :attr:`game`.
+    by_game: bool = False
+
+    def empty_totals(self) -> Totals:
+        """The totals of no rows of this run."""
+        return Totals.empty(self.game, by_game=self.by_game)
 
     @property
     def game_columns(self) -> tuple[str, ...]:
@@ -177,7 +185,10 @@ class Scoring:
         return frozenset(self.kept.names)
 
     def score(self, table: pa.Table) -> Scored:
-        return registry.get(self.game).score(table, self.game_columns, best_five=self.best_five)
+        if not self.by_game:
+            return registry.get(self.game).score(table, self.game_columns, best_five=self.best_five)
+        return score_by_game(table, self.game_columns, default=self.game, best_five=self.best_five,
+                             template=self.game_template)
 
     @property
     def quote_winners(self) -> bool:
@@ -189,10 +200,9 @@ class Scoring:
     def game_template(self) -> pa.Table:
         """The game's own result columns, no rows: every seat it has (a hold'em deal has ten),
         whatever seats an input holds, with the dictionaries of its category columns."""
-        played = registry.get(self.game)
-        every = tuple(name for name in played.known_columns() if name != played.expected_column)
-        empty = pa.table({name: pa.array([], pa.string()) for name in every})
-        return played.score(empty, every, best_five=self.best_five).results
+        if self.by_game:
+            return union_template(histories.GAMES, best_five=self.best_five)
+        return _game_template(self.game, self.best_five)
 
     @functools.cached_property
     def template(self) -> pa.Table:
@@ -205,9 +215,13 @@ class Scoring:
         row to its hand.  The kept columns come last.
         """
         table = self.game_template.add_column(0, "row", pa.array([], pa.int64()))
+        if self.by_game:  # what each row is scored as, beside its number
+            table = table.add_column(1, GAME_COLUMN, pa.array([], pa.string()))
         table = table.append_column("expected", pa.array([], pa.string()))
         for name in histories.CARRIED if self.game == histories.GAME else ():
-            table = table.append_column(name, pa.array([], histories.CARRIED_TYPES.get(name, pa.string())))
+            if name not in table.column_names and (self.by_game or name != GAME_COLUMN):
+                kind = histories.CARRIED_TYPES.get(name, pa.string())
+                table = table.append_column(name, pa.array([], kind))
         for kept in self.kept:
             table = table.append_column(kept, pa.nulls(0, kept.type))
         return table
@@ -287,6 +301,118 @@ class Scoring:
         }, schema=REJECT_SCHEMA)
 
 
+#: The column of a hand history's rows that names the game each is scored as.
+GAME_COLUMN = "game"
+#: summary.json's ``game`` for a run whose rows are of several games (its ``games`` names them).
+MIXED = "mixed"
+
+
+@functools.cache
+def _game_template(game: str, best_five: bool) -> pa.Table:
+    """A game's own result columns, no rows, every seat it has (see :attr:`Scoring.game_template`)."""
+    played = registry.get(game)
+    every = tuple(name for name in played.known_columns() if name != played.expected_column)
+    empty = pa.table({name: pa.array([], pa.string()) for name in every})
+    return played.score(empty, every, best_five=best_five).results
+
+
+@functools.cache
+def union_template(games: tuple[str, ...], *, best_five: bool) -> pa.Table:
+    """The result columns of rows of any of ``games``: every column of each, no rows.
+
+    A column one game adds (hi-lo's ``winners_low``, ``pN_low_key``) comes
+    after the column it follows in that game; the category columns have the
+    first game's dictionary (hold'em's order: compare categories of one
+    game only, as a key of one game is comparable only with keys of its own).
+    """
+    names: list[str] = []
+    columns: dict[str, pa.ChunkedArray] = {}
+    for game in games:
+        template = _game_template(game, best_five)
+        before = -1
+        for name in template.column_names:
+            if name not in columns:
+                names.insert(before + 1, name)
+                columns[name] = template.column(name)
+            before = names.index(name)
+    return pa.table({name: columns[name] for name in names})
+
+
+def score_by_game(table: pa.Table, columns: tuple[str, ...], *, default: str, best_five: bool,
+                  template: pa.Table) -> Scored:
+    """Score rows that name their game (:data:`GAME_COLUMN`), each by its game, in row order.
+
+    Each game scores its own rows in one call; their results, conformed to
+    ``template`` (:func:`union_template`), are put back in row order.  The
+    tally is each game's (:class:`~pipeline.games.tally.Tallies`).  A row
+    naming no game is scored as ``default``.
+    """
+    named = pc.fill_null(table.column(GAME_COLUMN), default)
+    games = sorted(str(game) for game in pc.unique(named).to_pylist())
+    if len(games) <= 1:  # the usual batch: one game, no gathering
+        game = games[0] if games else default
+        scored = registry.get(game).score(table, columns, best_five=best_five)
+        return dataclasses.replace(scored, results=_recoded(scored.results, template),
+                                   tally=Tallies(((game, _one(scored.tally)),)) if games else Tallies())
+    n = table.num_rows
+    ok, reasons, fields = np.zeros(n, bool), np.full(n, None, dtype=object), np.full(n, -1, np.int8)
+    game_of = named.to_numpy(zero_copy_only=False)
+    parts, codes, chosen, tallies = [], [], [], Tallies()
+    counts: dict[str, int] = {}
+    texts = None
+    for game in games:
+        rows = np.flatnonzero(game_of == game)
+        scored = registry.get(game).score(table.take(pa.array(rows)), columns, best_five=best_five)
+        ok[rows], reasons[rows] = scored.ok, scored.reasons
+        if scored.fields is not None:
+            fields[rows] = scored.fields
+        parts.append(_recoded(scored.results, template))
+        codes.append(scored.outcome_codes)
+        chosen.append(rows[scored.ok])
+        tallies += Tallies(((game, _one(scored.tally)),))
+        for name, count in scored.outcome_counts.items():
+            counts[name] = counts.get(name, 0) + count
+        texts = scored.outcome_texts  # the winners texts of every board game
+    order = np.argsort(np.concatenate(chosen), kind="stable")
+    results = pa.concat_tables(parts).unify_dictionaries().combine_chunks().take(pa.array(order))
+    assert texts is not None  # two games or more were scored
+    return Scored(results, ok, reasons, tallies, np.concatenate(codes)[order], texts, counts, fields)
+
+
+def _one(tally: Tally | Tallies) -> Tally:
+    """The tally a game gives (one game's, never another split by game)."""
+    assert isinstance(tally, Tally)
+    return tally
+
+
+def _recoded(results: pa.Table, template: pa.Table) -> pa.Table:
+    """``results`` conformed to ``template``, each category column in the template's dictionary.
+
+    A game's categories are the template's names in another order
+    (short-deck's); re-indexed by name, every game's rows share one
+    dictionary and read back alike.
+    """
+    table = conformed(results, template)
+    for at, (wanted, like) in enumerate(zip(template.schema, template.columns)):
+        kind = wanted.type
+        if not (pa.types.is_dictionary(kind) and kind.ordered and like.num_chunks and table.num_rows):
+            continue
+        dictionary = like.chunk(0).dictionary
+        column = table.column(at).combine_chunks()
+        if column.dictionary.equals(dictionary):
+            continue
+        found = pc.index_in(column.dictionary, value_set=dictionary)
+        if found.null_count:  # a name the template lacks: left to the dictionaries' unification
+            continue
+        mapping = found.to_numpy(zero_copy_only=False)
+        indices = column.indices.fill_null(0).to_numpy(zero_copy_only=False)
+        valid = column.is_valid().to_numpy(zero_copy_only=False)
+        recoded = pa.DictionaryArray.from_arrays(
+            pa.array(mapping[indices].astype(np.int8), mask=~valid), dictionary, ordered=True)
+        table = table.set_column(at, wanted, recoded)
+    return table
+
+
 def batch_span(batch: Batch | PendingBatch) -> int:
     """The highest source row of a batch (rows read or unreadable), 0 if it has none; a pending
     batch's is known before it is parsed."""
@@ -352,6 +478,7 @@ def scoring_for(columns: dict[str, tuple[str, ...]], *, game: str | None = None,
         read += (played.expected_column,)
     else:
         expected = None
-    return Scoring(played.name, read + carried, expected, carried, best_five)
+    return Scoring(played.name, read + carried, expected, carried, best_five,
+                   by_game=GAME_COLUMN in carried)
 
 

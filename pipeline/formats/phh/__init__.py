@@ -2,23 +2,28 @@
 
 Layer: formats and I/O (:mod:`pipeline.formats`); the package imports
 :mod:`~pipeline.formats.sources`, :mod:`~pipeline.formats.histories`,
-:mod:`~pipeline.formats.scan`, the board games' columns, pure evaluation and
-the foundation modules, never the runs or the command line.
+:mod:`~pipeline.formats.scan`, the board games (:mod:`pipeline.games`), the
+hands layer (:mod:`pipeline.hands`), pure evaluation and the foundation
+modules, never the runs or the command line.
 
 This package owns the Poker Hand History format (PHH: TOML, one hand per
 ``.phh`` file, or many per ``.phhs`` file as the tables ``[1]``, ``[2]``, ...;
 specification in the uoftcprg/phh-std repository and pokerkit's
-docs/notation.rst).  It turns each hand into what the hold'em scoring
-reads, a deal row (``board``, ``p1`` ... ``p10``), plus the winners the
-recorded chips name (``winners``) and columns that trace the row back to
-its hand (``file``, ``hand``, ``players``, ``variant``).
+docs/notation.rst).  It reads the variants of the board games pokerpipe
+scores (:mod:`~pipeline.formats.phh.variants`: ``NT`` and ``FT`` Texas
+hold'em, ``NS`` short-deck, ``PO`` Omaha, ``FO/8`` Omaha eight-or-better)
+and turns each hand into a deal row (``board``, ``p1`` ... ``p10``), plus
+the winners the recorded chips name (``winners``) and columns that trace
+the row back to its hand (``file``, ``hand``, ``players``, ``variant``).
 
 Every hand ends in exactly one of four outcomes: a showdown scored like a
 deal row; no showdown (fewer than two players had not folded at the end);
 a showdown whose cards are not all known (a live player's ``????``, or a
 board of fewer than five cards); or a rejection with its reason (bad TOML,
-a variant other than ``NT`` / ``FT``, an unknown card, a card dealt twice,
-an action of a player who is not seated, ...).
+a variant pokerpipe does not read (stud, razz, draw, badugi), hole cards
+of another count than the variant deals, an unknown card, a card not in
+the variant's deck, a card dealt twice, an action of a player who is not
+seated, ...).
 
 How a file is read
 ------------------
@@ -51,12 +56,16 @@ Bottom to top, each importing only those before it:
 * :mod:`~pipeline.formats.phh.files`: files and their parts: a file read a part at a time on a
   thread of its own, its hands found (table headers outside multi-line strings), its bytes made
   UTF-8 text, whole hands handed on in groups;
+* :mod:`~pipeline.formats.phh.variants`: the variant codes read (:data:`VARIANTS`), each one's
+  game, betting, hole cards and deck, and the reason a hand of another is rejected;
 * :mod:`~pipeline.formats.phh.toml`: a group's text parsed into :class:`Hands`, the fast TOML
   subset and the :mod:`tomllib` fallback;
 * :mod:`~pipeline.formats.phh.actions`: the actions split into their words (:class:`Actions`,
   :func:`split_actions`), the verb codes;
 * :mod:`~pipeline.formats.phh.checks`: the reasons a hand is rejected (:class:`Rejections`), the
   checks of its fields and actions, the cards it deals;
+* :mod:`~pipeline.formats.phh.record`: the checked hands as the shared
+  :class:`~pipeline.hands.record.Record` (:func:`record_of`);
 * :mod:`~pipeline.formats.phh.chips`: the replay of the chips and the audit of the recorded
   results (:func:`replay`), the batch of the showdowns (:func:`to_batch`).
 
@@ -101,7 +110,8 @@ from pipeline.formats.phh.files import (
     is_phh,
 )
 from pipeline.formats.phh.record import record_of, streets
-from pipeline.formats.phh.toml import VARIANTS, Hands, parse_group, slow_hand
+from pipeline.formats.phh.toml import Hands, parse_group, slow_hand
+from pipeline.formats.phh.variants import VARIANTS
 from pipeline.formats.sources import Batch, PendingBatch, Source
 
 __all__ = [

@@ -1,20 +1,30 @@
 """The checks of a group of PHH hands before its chips are replayed, and the cards its actions deal.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports :mod:`~pipeline.formats.phh.toml`,
-:mod:`~pipeline.formats.phh.actions`, the hold'em game's seats, the cards of pure evaluation and
-the foundation modules.
+:mod:`~pipeline.formats.phh.actions`, :mod:`~pipeline.formats.phh.variants`, the board games'
+seats, the card codes of :mod:`pipeline.hands.record` and of pure evaluation, and the foundation
+modules.
 
 This module owns the reasons a hand is rejected before its chips count
 (:class:`Rejections`, the first reason of a hand kept): fields that do not
-fit (:func:`check_fields`, which pads the per-seat fields into
-:class:`Fields`), actions that are not Texas hold'em actions of a seated
-player (:func:`check_actions`), a player acting after folding
+fit (:func:`check_fields`: a variant pokerpipe does not read, the lengths
+and values of the per-seat fields, which it pads into :class:`Fields`),
+actions that are not actions of a seated player pokerpipe reads
+(:func:`check_actions`), a player acting after folding
 (:func:`check_folded`); and the cards: the card codes of every deal and
-show (:func:`card_codes`, :data:`UNKNOWN_CARD` for ``??``), the board and
-hole cards of every hand (:func:`board_cards`, :func:`hole_cards`) and a
-card dealt twice (:func:`check_dealt_twice`).  Like the steps of the replay
+show (:func:`card_codes`, :data:`UNKNOWN_CARD` for ``??``: as many hole
+cards as the variant deals, every player of a hand as many, each card of
+the variant's deck), the board and hole cards of every hand
+(:func:`board_cards`, :func:`hole_cards`) and a card dealt twice
+(:func:`check_dealt_twice`).  Like the steps of the replay
 (:mod:`~pipeline.formats.phh.chips`), each takes and returns whole arrays,
 one row per hand or per action.
+
+Hold'em and short-deck deal two hole cards, Omaha four to six: the hole
+cards of a group are ``(hands, seats, K)``, K the most any deal or show of
+the group holds; where it is two (every hand of the group hold'em or
+short-deck), a seat's two cards move as one 16-bit item: one gather or
+scatter a seat, not one a card, and no lookup of the variant per action.
 """
 
 from __future__ import annotations
@@ -27,10 +37,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from numpy.typing import NDArray
 
-from pipeline.arrays import as_mask
 from pipeline.formats.phh.actions import CBR, CC, DB, DH, FOLD, OTHER, SM, Actions
-from pipeline.formats.phh.toml import VARIANTS, Hands, padded
+from pipeline.formats.phh.toml import Hands, padded
+from pipeline.formats.phh.variants import VARIANTS, unread_variant
 from pipeline.games import deals
+from pipeline.hands.record import MAX_HOLE, NO_CARD, UNKNOWN_CARD
 from pipeline.poker import cards
 from pipeline.poker.holdem import BEST_OF
 from pipeline.text import shown
@@ -38,10 +49,21 @@ from pipeline.text import shown
 _SEATS = deals.MAX_PLAYERS
 _BOARD = BEST_OF
 
-#: The codes of a card written '??' (a card nobody saw) and of no card, beside those of
-#: :mod:`pipeline.poker.cards`.
-UNKNOWN_CARD = 254  # '??': a card nobody saw
-NO_CARD = 255
+# The variants as rows of the tables below: a hand's row is its variant's place in VARIANTS,
+# _UNREAD for a variant pokerpipe does not read (rejected already; its cards read as hold'em's,
+# so that a stud hand's deals never widen a group's hole cards).
+_CODES = tuple(VARIANTS)
+_UNREAD = len(_CODES)
+_SHAPES = (*(variant.shape for variant in VARIANTS.values()), deals.HOLDEM)
+#: [row, cards]: a deal or show of that many hole cards fits the variant (cards past MAX_HOLE never do).
+_HOLE_SIZES = np.zeros((_UNREAD + 1, MAX_HOLE + 2), dtype=bool)
+for _row, _shape in enumerate(_SHAPES):
+    _HOLE_SIZES[_row, list(_shape.hole_sizes)] = True
+#: [row]: the variant deals two hole cards and only two (hold'em, short-deck).
+_TWO_ONLY = _HOLE_SIZES[:, 2] & (_HOLE_SIZES.sum(axis=1) == 1)
+#: [row, code]: the card (0..51; 52, past the deck, never) is in the variant's deck.
+_IN_DECK = np.stack([shape.in_deck for shape in _SHAPES])
+_FULL_DECK = np.array([shape.full_deck for shape in _SHAPES])
 
 
 @dataclass
@@ -106,6 +128,9 @@ class Fields:
     ----------
     variant : ndarray of shape (hands,), dtype object
         The variant code (str), "" where the hand has none.
+    variant_index : ndarray of shape (hands,), dtype intp
+        The variant's place in :data:`~pipeline.formats.phh.variants.VARIANTS`,
+        ``len(VARIANTS)`` for a variant pokerpipe does not read (a rejected hand).
     players : ndarray of shape (hands,), dtype int64
         The number of starting stacks (-1 where absent, out of range in a
         rejected hand).
@@ -117,6 +142,7 @@ class Fields:
     """
 
     variant: NDArray[np.object_]
+    variant_index: NDArray[np.intp]
     players: NDArray[np.int64]
     stack: NDArray[np.float64]
     ante: NDArray[np.float64]
@@ -132,7 +158,8 @@ def check_fields(hands: Hands, rejections: Rejections) -> Fields:
     hands : Hands
         A group of hands as read.
     rejections : Rejections
-        Gets a reason for a variant other than :data:`VARIANTS`, fewer than
+        Gets a reason for a variant not in
+        :data:`~pipeline.formats.phh.variants.VARIANTS`, fewer than
         two or more than ten starting stacks, a list of antes, blinds,
         finishing stacks or winnings of another length than the stacks, a
         starting stack that is negative or NaN, an ante that is negative,
@@ -148,9 +175,9 @@ def check_fields(hands: Hands, rejections: Rejections) -> Fields:
     """
     written = pc.fill_null(hands.variant, "")
     variant = written.to_numpy(zero_copy_only=False)
-    wrong = np.flatnonzero(~as_mask(pc.is_in(written, value_set=pa.array(list(VARIANTS), pa.string()))))
-    rejections.reject(wrong, lambda _, row: f"variant {variant[row]!r} is not Texas hold'em "
-                                            f"({' or '.join(VARIANTS)})")
+    found = pc.fill_null(pc.index_in(written, value_set=pa.array(_CODES, pa.string())), _UNREAD)
+    variant_index = found.to_numpy(zero_copy_only=False).astype(np.intp)
+    rejections.reject(np.flatnonzero(variant_index == _UNREAD), lambda _, row: unread_variant(variant[row]))
     players = hands.numbers["starting_stacks"][1]
     rejections.reject(np.flatnonzero((players < 2) | (players > _SEATS)),
                       lambda _, row: f"{players[row]} starting stacks: expected 2 to {_SEATS} players")
@@ -181,11 +208,12 @@ def check_fields(hands: Hands, rejections: Rejections) -> Fields:
         rejections.reject(rows, impossible)
         values[rows, seats] = 0.0  # the hand is out; the group's replay meets no NaN
     np.abs(blind, out=blind)  # a post is posted as a blind of its size
-    return Fields(variant=variant, players=players, stack=stack, ante=ante, blind=blind, seated=seated)
+    return Fields(variant=variant, variant_index=variant_index, players=players, stack=stack, ante=ante,
+                  blind=blind, seated=seated)
 
 
 def check_actions(actions: Actions, players: NDArray[np.int64], rejections: Rejections) -> None:
-    """Reject the hands with an action that is not a Texas hold'em action of a seated player.
+    """Reject the hands with an action that is not one pokerpipe reads, of a seated player.
 
     Parameters
     ----------
@@ -204,7 +232,7 @@ def check_actions(actions: Actions, players: NDArray[np.int64], rejections: Reje
     dealer = actor == 0
     is_deal = (verb == DH) | (verb == DB)
     rejections.reject_actions(actions, understood & (verb == OTHER),
-                              lambda a: "not a Texas hold'em action (dh, db, cbr, cc, f, sm)")
+                              lambda a: "not an action pokerpipe reads (dh, db, cbr, cc, f, sm)")
     rejections.reject_actions(actions, understood & (verb != OTHER) & (dealer != is_deal),
                               lambda a: "dealing is the dealer's (d), betting the players' (pN)")
     rejections.reject_actions(actions, understood & ((verb == DH) != (target > 0)),
@@ -219,17 +247,24 @@ def check_actions(actions: Actions, players: NDArray[np.int64], rejections: Reje
                               & (actions.arg_length > 0), lambda _: "cc and f take no argument")
 
 
-def card_codes(actions: Actions, rejections: Rejections) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+def card_codes(actions: Actions, fields: Fields, rejections: Rejections
+               ) -> tuple[NDArray[np.uint8], NDArray[np.int64], int]:
     """The cards of every deal and show, as codes, with the action each comes from.
 
     Parameters
     ----------
     actions : Actions
         The split actions of a group of hands.
+    fields : Fields
+        The group's fields (:func:`check_fields`): the variant of each hand
+        says how many hole cards a deal or show holds and the deck.
     rejections : Rejections
         Gets, for the first bad action of a hand: cards not of two
-        characters each, hole cards that are not two, more than five board
-        cards in one deal, an unknown card.
+        characters each, hole cards of another count than the variant
+        deals (two in hold'em and short-deck, four to six in Omaha) or than
+        the hand's first deal or show, more than five board cards in one
+        deal, an unknown card, a card not in the variant's deck (below the
+        six in short-deck).
 
     Returns
     -------
@@ -238,6 +273,9 @@ def card_codes(actions: Actions, rejections: Rejections) -> tuple[NDArray[np.uin
         nobody saw), :data:`cards.INVALID` for a card that is not one.
     owner : ndarray of shape (cards,), dtype int64
         The action of each card (non-decreasing; its cards in order).
+    width : int
+        The most hole cards a deal or show of the group holds, 2 at least:
+        the K of :func:`hole_cards`.
     """
     verb, arg_length, data = actions.verb, actions.arg_length, actions.data
     carded = actions.understood & ((verb == DH) | (verb == DB) | ((verb == SM) & (arg_length > 0)))
@@ -246,11 +284,24 @@ def card_codes(actions: Actions, rejections: Rejections) -> tuple[NDArray[np.uin
     rejections.reject_actions(actions, carded & (odd | (arg_length == 0)),
                               lambda _: "cards are two characters each")
     carded &= ~odd & (arg_length > 0)
-    rejections.reject_actions(actions, carded & (verb != DB) & (arg_length != 4),
-                              lambda _: "hole cards are two cards")
-    rejections.reject_actions(actions, carded & (verb == DB) & (arg_length > 2 * _BOARD),
-                              lambda _: "more than five board cards")
-    carded &= ((verb != DB) & (arg_length == 4)) | ((verb == DB) & (arg_length <= 2 * _BOARD))
+    board_deal = verb == DB
+    hole = carded & ~board_deal
+    rows = fields.variant_index
+    two_only = bool(_TWO_ONLY[rows].all())
+    if two_only:  # hold'em and short-deck: two cards every deal and show, no lookup per action
+        miscounted = hole & (arg_length != 4)
+    else:
+        count = np.minimum(arg_length // 2, MAX_HOLE + 1)
+        miscounted = hole & ~_HOLE_SIZES[rows[actions.hand], count]
+    rejections.reject_actions(actions, miscounted, lambda a: _miscounted(arg_length[a] // 2,
+                                                                         fields.variant[actions.hand[a]]))
+    too_many = carded & board_deal & (arg_length > 2 * _BOARD)
+    rejections.reject_actions(actions, too_many, lambda _: "more than five board cards")
+    carded &= ~miscounted & ~too_many
+    width = 2
+    if not two_only:
+        width, unlike = _same_counts(actions, carded & ~board_deal, rejections)
+        carded[unlike] = False
     card_actions = np.flatnonzero(carded)
     per = arg_length[card_actions] // 2
     # Card k of an action begins 2k bytes into its argument: k is the card's rank less the action's first.
@@ -269,7 +320,58 @@ def card_codes(actions: Actions, rejections: Rejections) -> tuple[NDArray[np.uin
             actions, np.isin(np.arange(len(verb)), owner[bad_card]),
             lambda a: f"unknown card {shown(words[int(a)])} (ranks {cards.RANKS}, suits {cards.SUITS}, "
                       f"?? unknown)")
-    return code, owner
+    if not _FULL_DECK[rows].all():  # a short deck (short-deck hold'em): its cards only
+        _check_decks(code, owner, actions, rows, rejections)
+    return code, owner, width
+
+
+def _miscounted(count: int, variant: str) -> str:
+    """The reason a deal or show of ``count`` hole cards does not fit ``variant``.
+
+    >>> _miscounted(3, "PO"), _miscounted(4, "NT")
+    ('3 hole cards, expected 4, 5 or 6 (PO)', '4 hole cards, expected 2 (NT)')
+    """
+    row = _CODES.index(variant) if variant in _CODES else _UNREAD
+    sizes = [str(size) for size in _SHAPES[row].hole_sizes]
+    expected = sizes[0] if len(sizes) == 1 else f"{', '.join(sizes[:-1])} or {sizes[-1]}"
+    return f"{count} hole cards, expected {expected} ({variant})"
+
+
+def _same_counts(actions: Actions, hole: NDArray[np.bool_], rejections: Rejections
+                 ) -> tuple[int, NDArray[np.intp]]:
+    """Reject the hands whose deals and shows of hole cards (the actions ``hole`` flags) hold
+    different counts, each named by the first that holds other than the hand's first.
+
+    Returns the most hole cards one of the others holds (2 at least) and the actions rejected.
+    """
+    at = np.flatnonzero(hole)
+    count = actions.arg_length[at] // 2
+    hand = actions.hand[at]
+    starts = np.flatnonzero(np.r_[True, hand[1:] != hand[:-1]]) if len(at) else at
+    first = np.repeat(count[starts], np.diff(np.r_[starts, len(at)]))
+    differs = count != first
+    unlike = at[differs]
+    if len(unlike):
+        expected = dict(zip(unlike.tolist(), first[differs].tolist(), strict=True))
+        rejections.reject_actions(actions, np.isin(np.arange(len(hole)), unlike),
+                                  lambda a: f"{actions.arg_length[a] // 2} hole cards, where the hand's "
+                                            f"first are {expected[int(a)]} (every player holds as many)")
+    kept = count[~differs]
+    return max(2, int(kept.max()) if len(kept) else 2), unlike
+
+
+def _check_decks(code: NDArray[np.uint8], owner: NDArray[np.int64], actions: Actions, rows: NDArray[np.intp],
+                 rejections: Rejections) -> None:
+    """Reject the hands with a known card (``code``, of the actions ``owner``) not in their variant's
+    deck (``rows``: each hand's row in the variant tables)."""
+    deck_row = rows[actions.hand[owner]]
+    outside = (code < cards.DECK_SIZE) & ~_IN_DECK[deck_row, np.minimum(code, cards.DECK_SIZE)]
+    if not outside.any():
+        return
+    found = {int(owner[i]): (str(cards.CARD_TEXT[code[i]]), _SHAPES[deck_row[i]].deck_name)
+             for i in np.flatnonzero(outside)[::-1]}  # each action's first card outside
+    rejections.reject_actions(actions, np.isin(np.arange(len(actions.verb)), owner[outside]),
+                              lambda a: "card {} is not in {}".format(*found[int(a)]))
 
 
 def board_cards(code: NDArray[np.uint8], owner: NDArray[np.int64], actions: Actions, hands: int,
@@ -307,7 +409,7 @@ def board_cards(code: NDArray[np.uint8], owner: NDArray[np.int64], actions: Acti
     return board, board_count
 
 
-def hole_cards(code: NDArray[np.uint8], owner: NDArray[np.int64], actions: Actions, hands: int,
+def hole_cards(code: NDArray[np.uint8], owner: NDArray[np.int64], width: int, actions: Actions, hands: int,
                rejections: Rejections) -> NDArray[np.uint8]:
     """The hole cards of every seat: those dealt, replaced by those the player shows.
 
@@ -315,6 +417,8 @@ def hole_cards(code: NDArray[np.uint8], owner: NDArray[np.int64], actions: Actio
     ----------
     code, owner : ndarray of shape (cards,)
         Card codes (uint8) and their actions (int64), from :func:`card_codes`.
+    width : int
+        The most hole cards a deal or show holds, from :func:`card_codes`.
     actions : Actions
         The split actions of the group.
     hands : int
@@ -325,32 +429,48 @@ def hole_cards(code: NDArray[np.uint8], owner: NDArray[np.int64], actions: Actio
 
     Returns
     -------
-    ndarray of shape (hands, seats, 2), dtype uint8
-        Card codes by hand and seat, 254 for a card nobody saw, 255 where
-        none was dealt.
+    ndarray of shape (hands, seats, width), dtype uint8
+        Card codes by hand and seat, a seat's cards first: 254 for a card
+        nobody saw, 255 past its last card (all 255 where none was dealt).
     """
-    holes = np.full((hands, _SEATS, 2), NO_CARD, dtype=np.uint8)
-    shown_cards = np.full((hands, _SEATS, 2), NO_CARD, dtype=np.uint8)
+    holes = np.full((hands, _SEATS, width), NO_CARD, dtype=np.uint8)
+    shown_cards = np.full((hands, _SEATS, width), NO_CARD, dtype=np.uint8)
     verb = actions.verb[owner]
     for which, grid, player in ((DH, holes, actions.target), (SM, shown_cards, actions.actor)):
         mine = verb == which
-        acts = owner[mine][::2]
-        # Seat -1 (a dealer's show) is the last seat of its hand, as a negative index is.
-        seat = (np.minimum(player[acts], _SEATS) - 1) % _SEATS
-        # A seat's two cards as one uint16: one item a seat, not a row of two.
-        grid.view(np.uint16).reshape(-1)[actions.hand[acts] * _SEATS + seat] = code[mine].view(np.uint16)
-    (dealt, dealt_too), (shown, shown_too) = np.moveaxis(holes, 2, 0), np.moveaxis(shown_cards, 2, 0)
-    shown_known = (shown < UNKNOWN_CARD) & (shown_too < UNKNOWN_CARD)
-    # Two pairs are the same cards when their lower and their higher codes are.
-    differ = shown_known & (dealt < UNKNOWN_CARD) & (dealt_too < UNKNOWN_CARD) & (
-        (np.minimum(dealt, dealt_too) != np.minimum(shown, shown_too))
-        | (np.maximum(dealt, dealt_too) != np.maximum(shown, shown_too)))
+        if width == 2:
+            acts = owner[mine][::2]
+            # Seat -1 (a dealer's show) is the last seat of its hand, as a negative index is.
+            seat = (np.minimum(player[acts], _SEATS) - 1) % _SEATS
+            # A seat's two cards as one uint16: one item a seat, not a row of two.
+            grid.view(np.uint16).reshape(-1)[actions.hand[acts] * _SEATS + seat] = code[mine].view(np.uint16)
+        else:
+            acts = owner[mine]
+            place = np.arange(len(acts)) - np.searchsorted(acts, acts)  # each card's place in its action
+            seat = (np.minimum(player[acts], _SEATS) - 1) % _SEATS
+            grid[actions.hand[acts], seat, place] = code[mine]
+    if width == 2:
+        (dealt, dealt_too), (shown, shown_too) = np.moveaxis(holes, 2, 0), np.moveaxis(shown_cards, 2, 0)
+        shown_known = (shown < UNKNOWN_CARD) & (shown_too < UNKNOWN_CARD)
+        # Two pairs are the same cards when their lower and their higher codes are.
+        differ = shown_known & (dealt < UNKNOWN_CARD) & (dealt_too < UNKNOWN_CARD) & (
+            (np.minimum(dealt, dealt_too) != np.minimum(shown, shown_too))
+            | (np.maximum(dealt, dealt_too) != np.maximum(shown, shown_too)))
+    else:
+        # Known: cards shown (or dealt), none of them '??'; past a seat's last card all are 255.
+        shown_known = (shown_cards[:, :, 0] < UNKNOWN_CARD) & (shown_cards != UNKNOWN_CARD).all(axis=2)
+        dealt_known = (holes[:, :, 0] < UNKNOWN_CARD) & (holes != UNKNOWN_CARD).all(axis=2)
+        other = (np.sort(holes, axis=2) != np.sort(shown_cards, axis=2)).any(axis=2)  # as sets of cards
+        differ = shown_known & dealt_known & other
     rows, seats = np.nonzero(differ)
     rejections.reject(rows, lambda i, row: f"p{seats[i] + 1} shows {_cards_of(shown_cards[row, seats[i]])}, "
                                            f"dealt {_cards_of(holes[row, seats[i]])}")
-    known: NDArray[np.uint8] = np.where(shown_known, shown_cards.view(np.uint16)[:, :, 0],
-                                        holes.view(np.uint16)[:, :, 0]).view(np.uint8).reshape(holes.shape)
-    return known
+    if width == 2:
+        pairs = np.where(shown_known, shown_cards.view(np.uint16)[:, :, 0], holes.view(np.uint16)[:, :, 0])
+        known: NDArray[np.uint8] = pairs.view(np.uint8).reshape(holes.shape)
+        return known
+    wide: NDArray[np.uint8] = np.where(shown_known[:, :, None], shown_cards, holes)
+    return wide
 
 
 def check_dealt_twice(board: NDArray[np.uint8], holes: NDArray[np.uint8], rejections: Rejections) -> None:
@@ -360,7 +480,7 @@ def check_dealt_twice(board: NDArray[np.uint8], holes: NDArray[np.uint8], reject
     ----------
     board : ndarray of shape (hands, 5), dtype uint8
         From :func:`board_cards`.
-    holes : ndarray of shape (hands, seats, 2), dtype uint8
+    holes : ndarray of shape (hands, seats, K), dtype uint8
         From :func:`hole_cards`.
     rejections : Rejections
         Gets "card Xx is dealt twice".
@@ -394,7 +514,7 @@ def check_folded(actions: Actions, players: NDArray[np.int64], rejections: Rejec
 
 
 def _cards_of(codes: np.ndarray) -> str:
-    return "".join("??" if c == UNKNOWN_CARD else str(cards.CARD_TEXT[c]) for c in codes)
+    return "".join("??" if c == UNKNOWN_CARD else str(cards.CARD_TEXT[c]) for c in codes if c != NO_CARD)
 
 
 def _twice(codes: np.ndarray) -> str:

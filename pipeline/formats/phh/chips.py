@@ -54,7 +54,8 @@ class Replay:
 
     @property
     def holes(self) -> NDArray[np.uint8]:
-        """(hands, seats, 2) uint8: the hole cards' codes, those shown replacing those dealt."""
+        """(hands, seats, K) uint8: the hole cards' codes, those shown replacing those dealt (K: the
+        group's most, 2 for hold'em and short-deck, 4 to 6 for Omaha)."""
         return self.settled.record.holes
 
     @property

@@ -2,12 +2,15 @@
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports
 :mod:`~pipeline.formats.phh.toml`, :mod:`~pipeline.formats.phh.actions`,
-:mod:`~pipeline.formats.phh.checks`, :mod:`pipeline.hands` and the foundation
-modules.
+:mod:`~pipeline.formats.phh.checks`, :mod:`~pipeline.formats.phh.variants`,
+:mod:`pipeline.hands` and the foundation modules.
 
 This module owns what PHH's fields say in the terms of
 :class:`~pipeline.hands.record.Record` (:func:`record_of`):
 
+- ``variant`` names the game and the betting
+  (:data:`~pipeline.formats.phh.variants.VARIANTS`: ``NT``, ``FT``, ``NS``,
+  ``PO``, ``FO/8``); the rest reads alike in every variant;
 - the slots are the players in the file's order (``p1`` is slot 0), and
   the button is the last of them;
 - ``antes`` and ``blinds_or_straddles`` are posted before the first
@@ -15,7 +18,8 @@ This module owns what PHH's fields say in the terms of
   first a small blind, the second a big blind, the others straddles; a
   heads-up hand swaps the first two antes and blinds (its button, the
   second player, posts the small blind, as pokerkit reads it); a negative entry is a post
-  of its size, live money, as pokerkit posts it;
+  of its size, live money, as pokerkit posts it; a blind of the last player (short-deck's
+  button blind: ``[0, ..., 0, 3000]``) is a straddle, live money the others call;
 - ``cbr`` is a bet or raise to its amount, ``cc`` a check or call (the
   replay names each from the chips), ``f`` a fold, ``sm`` with cards (or
   ``-``) a show and without a muck; the street of an action is the number
@@ -26,6 +30,8 @@ This module owns what PHH's fields say in the terms of
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 import numpy as np
 import pyarrow as pa
@@ -46,12 +52,19 @@ from pipeline.formats.phh.checks import (
     hole_cards,
 )
 from pipeline.formats.phh.toml import Hands, padded
-from pipeline.hands.model import Action, Apart, Betting
+from pipeline.formats.phh.variants import VARIANTS
+from pipeline.hands.model import Action, Apart
 from pipeline.hands.record import CODE, SLOTS, Record
 from pipeline.hands.times import utc
 
-#: The betting of each hold'em variant code.
-BETTING = {"NT": Betting.NO_LIMIT, "FT": Betting.FIXED_LIMIT}
+
+@cache
+def _variant_columns() -> tuple[pa.Array, pa.Array]:
+    """The game and the betting of each variant by its place in VARIANTS, null past them (a variant
+    not read).  Built on first use: a pyarrow conversion at import would import pandas."""
+    return (pa.array([variant.name for variant in VARIANTS.values()] + [None], pa.string()),
+            pa.array([str(variant.betting) for variant in VARIANTS.values()] + [None], pa.string()))
+
 _LAST_STREET = 3  # the river: a hand that deals more is rejected for its board
 
 
@@ -132,7 +145,7 @@ def record_of(hands: Hands) -> Record:
     actions = split_actions(hands.actions, hands.action_counts)
     check_actions(actions, fields.players, rejections)
     check_folded(actions, fields.players, rejections)
-    code, owner = card_codes(actions, rejections)
+    code, owner, width = card_codes(actions, fields, rejections)
     before_board = rejections.rejected
     board, dealt = board_cards(code, owner, actions, count, rejections)
     # More than five board cards, each deal a street's (three at most): the board was run again,
@@ -144,7 +157,7 @@ def record_of(hands: Hands) -> Record:
         rejections.problem[again] = None
         for row in again.tolist():
             rejections.excerpt[row] = None
-    holes = hole_cards(code, owner, actions, count, rejections)
+    holes = hole_cards(code, owner, width, actions, count, rejections)
     check_dealt_twice(board, holes, rejections)
     hand, slot, kind, to, street, text = _actions(actions, fields, hands)
     players = np.clip(fields.players, 0, SLOTS)
@@ -203,11 +216,9 @@ def _actions(actions: Actions, fields: Fields, hands: Hands
 
 
 def _hand_columns(hands: Hands, fields: Fields) -> dict[str, pa.Array]:
-    """The hands-table columns a PHH hand writes: its ids, table, time, stakes and game."""
+    """The hands-table columns a PHH hand writes: its ids, table, time, stakes, game and betting."""
     variant = pc.fill_null(hands.variant, "")  # as the checks read it (Fields.variant)
-    holdem_variant = pc.is_in(variant, value_set=pa.array(list(BETTING)))
-    betting = pc.replace_substring_regex(variant, "^NT$", str(Betting.NO_LIMIT))
-    betting = pc.replace_substring_regex(betting, "^FT$", str(Betting.FIXED_LIMIT))
+    index = pa.array(fields.variant_index.astype(np.int64))
     text = hands.fields
     zone = pc.coalesce(text["time_zone"], text["time_zone_abbreviation"])
     symbol = pc.replace_substring_regex(pc.replace_substring_regex(
@@ -222,8 +233,8 @@ def _hand_columns(hands: Hands, fields: Fields) -> dict[str, pa.Array]:
         "time": utc(_local_times(text), zone),
         "time_zone": zone,
         "variant": pc.if_else(pc.equal(variant, ""), pa.scalar(None, pa.string()), variant),
-        "game": pc.if_else(holdem_variant, pa.scalar("holdem"), pa.scalar(None, pa.string())),
-        "betting": pc.if_else(holdem_variant, betting, pa.scalar(None, pa.string())),
+        "game": _variant_columns()[0].take(index),
+        "betting": _variant_columns()[1].take(index),
         "currency": pc.coalesce(text["currency"], symbol),
         "max_seats": _integers(text["seat_count"], pa.int8()),
         **_stakes(hands),

@@ -1,7 +1,8 @@
 """PHH hands read from their TOML text: a strict one-line subset read at once, tomllib for the rest.
 
 Layer: formats and I/O (:mod:`pipeline.formats`); imports :mod:`~pipeline.formats.phh.files`,
-:mod:`~pipeline.formats.scan`, the hold'em game's seats and the foundation modules.
+:mod:`~pipeline.formats.phh.variants`, :mod:`~pipeline.formats.scan`, the board games' seats and
+the foundation modules.
 
 This module owns the parsing of a group of hands (:func:`parse_group`, a
 :class:`~pipeline.formats.phh.files.Group` in, :class:`Hands` out).  A TOML
@@ -34,11 +35,10 @@ from numpy.typing import NDArray
 from pipeline.arrays import as_mask, first_per
 from pipeline.formats import scan
 from pipeline.formats.phh.files import Group
+from pipeline.formats.phh.variants import VARIANTS
 from pipeline.games import deals
 from pipeline.ranges import ranges
 from pipeline.text import offsets_and_data, shown, spans
-
-VARIANTS = ("NT", "FT")  # no-limit and fixed-limit Texas hold'em
 
 _SEATS = deals.MAX_PLAYERS
 

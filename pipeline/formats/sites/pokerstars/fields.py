@@ -128,8 +128,8 @@ def action_lines(lines: Lines, seat_rows: NDArray[np.int64], plain: tuple[bytes,
     """The action lines: words ``plain`` (of a fixed form, holding no ``": "``) found at a line's end;
     in the other lines that can end as an action (``ends``: by their last byte), the words after the
     first ``": "`` matched by ``words[0]``, once per different text; a line whose words hold another
-    ``": "`` (its name holds one) matched by ``words[1]`` (the words after a ``": "`` that is the
-    line's last), and searched for its last."""
+    ``": "`` (its name holds one, or a hi-lo hand's shown halves do) matched by ``words[1]`` (the
+    words after a ``": "``, to the line's end), its name the longest start of the line they follow."""
     text, start, end, last_byte = lines.text, lines.line_start, lines.content_end, lines.last_byte
     body = ~lines.start & ~lines.is_marker & (np.arange(lines.n) <= lines.summary_at[lines.hand_of])
     in_body = body.copy()
@@ -155,7 +155,10 @@ def action_lines(lines: Lines, seat_rows: NDArray[np.int64], plain: tuple[bytes,
     colon[rows[read]], code[rows[read]] = first_at[read], len(plain) + word_code[read]
     rows = rows[colon_again]
     rows = rows[as_mask(pc.match_substring_regex(lines.take(rows), words[1]))]
-    colon[rows] = last_found(lines.take(rows), start[rows], b": ")
+    # The name: the longest start of the line that ``words[1]`` follows (the last ": " of a line
+    # whose words hold none; before a hi-lo hand's "(HI: ..; LO: ..)", the one before its words).
+    named = pc.extract_regex(lines.take(rows), "^(?P<name>.*)" + words[1]).field("name")
+    colon[rows] = start[rows] + lengths(named)
     later = text.slices(colon[rows] + 2, lines.line_stop[rows]).dictionary_encode()
     code[rows] = len(plain) + len(texts) + later.indices.to_numpy(zero_copy_only=False)
     action_rows = np.flatnonzero(colon >= 0)
@@ -249,7 +252,8 @@ def summary_lines(lines: Lines, found: SeatLines, of_hand: NDArray[np.int64], na
 
 def dealt_lines(lines: Lines) -> tuple[NDArray[np.int64], pa.Array, pa.Array]:
     """The lines ``Dealt to NAME [CARDS]`` of the hands' bodies: rows, names and cards.  A name may hold
-    a ``[``: the cards are after the line's last `` [``, as nearly always two of them at its end."""
+    a ``[``: the cards are after the line's last `` [``, found at once where they are two at its end
+    (hold'em's), else searched for (Omaha's four to six)."""
     text, start, end = lines.text, lines.line_start, lines.content_end
     rows = lines.starting("Dealt to ")
     rows = rows[rows < lines.summary_at[lines.hand_of[rows]]]

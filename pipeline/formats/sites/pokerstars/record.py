@@ -3,25 +3,31 @@
 Layer: formats and I/O (:mod:`pipeline.formats`); imports
 :mod:`~pipeline.formats.sites.pokerstars.lines`, :mod:`~pipeline.formats.sites.pokerstars.fields`,
 :mod:`~pipeline.formats.sites.pokerstars.values` (the reading of the text, without its rules), the
-hold'em game's seats, the hands' model and :class:`~pipeline.hands.record.Record`, and the
-foundation modules.
+reason of a game not scored (:func:`pipeline.formats.histories.unknown_game`), the board games'
+seats, the hands' model and :class:`~pipeline.hands.record.Record`, and the foundation modules.
 
 This module owns the format's patterns (headers, seat lines, actions, collections, totals,
-stakes), what its lines mean (the kinds of action: :data:`_KINDS`), the rules a hand is rejected
-by as it is read, and the :class:`~pipeline.hands.record.Record` of a chunk's hands filled in from
-the text (:func:`parse`): seats, actions, showdown, summary, totals, the hand and action columns,
-what was paid, the hole cards.
+stakes), the site's names of its games (:data:`GAMES`, :data:`BETTING`, :func:`game_of`), what
+its lines mean (the kinds of action: :data:`_KINDS`), the rules a hand is rejected by as it is
+read, and the :class:`~pipeline.hands.record.Record` of a chunk's hands filled in from the text
+(:func:`parse`): seats, actions, showdown, summary, totals, the hand and action columns, what was
+paid, the hole cards.
 
-A hand is rejected, with its reason, for a game other than Texas hold'em
-(checked before anything else), a header that cannot be read, a hand cut
-short before its ``*** SUMMARY ***``, a bad seat line, an action or a
-collection naming a player who is not seated, a summary line naming another
-player than its seat.  The text sets apart a hand run twice and a cancelled
-hand.  The record's own result is what the seats collected (``collected ...
-from pot``), cashed out (``cashed out the hand for X``, the fee taken) and
-were returned (``Uncalled bet``), and the summary's ``Total pot ... | Rake``;
-the collectors of the main pot (``from pot``, ``from main pot``, and a winner
-named ``(pot not awarded as player cashed out)``) are named as such.
+The games read are hold'em, Omaha, Omaha hi/lo, five- and six-card Omaha
+(and hi/lo), and 6+ Hold'em, short deck as the site ranks it (a flush above
+a full house, A-6-7-8-9 a straight, the other rankings hold'em's: the
+``shortdeck`` game), each of any betting (``No Limit``, ``Pot Limit``,
+``Limit``).  A hand is rejected, with its reason, for a game pokerpipe does
+not score (stud, razz, draw, badugi, Courchevel: checked before anything
+else), a header that cannot be read, a hand cut short before its ``***
+SUMMARY ***``, a bad seat line, an action or a collection naming a player
+who is not seated, a summary line naming another player than its seat.  The
+text sets apart a hand run twice and a cancelled hand.  The record's own
+result is what the seats collected (``collected ... from pot``), cashed out
+(``cashed out the hand for X``, the fee taken) and were returned (``Uncalled
+bet``), and the summary's ``Total pot ... | Rake``; the collectors of the main
+pot (``from pot``, ``from main pot``, and a winner named ``(pot not awarded as
+player cashed out)``) are named as such.
 
 What the Record says
 --------------------
@@ -32,12 +38,20 @@ their hand, and the log writes those actions.  The first ``posts small
 blind`` and ``posts big blind`` of a hand are its blinds; a later one is a
 player's post to enter (``posts big blind``: a live post; ``posts small
 blind``: dead money), and ``posts small & big blinds X`` is both, the hand's
-small blind dead and the rest live.  Hole cards are read from ``Dealt to``,
-``shows`` and the summary's ``showed``/``mucked`` (the last of these wins); a
-seat dealt in whose cards the text never shows holds
-:data:`~pipeline.hands.record.UNKNOWN_CARD`.  A player the summary says
-``mucked`` at a showdown without a ``mucks hand`` line mucks at that summary
-line.
+small blind dead and the rest live.  6+ Hold'em's antes are dead money and
+its one blind, ``posts button blind X``, a live post (the model has no code
+of its own for it); the stakes' ``Button Blind X`` is the hand's big blind,
+and it has no small blind.  Hole cards are read from ``Dealt to``, ``shows``
+and the summary's ``showed``/``mucked`` (the last of these wins), as many as
+the hand's game deals (two, or four to six for Omaha), the cards seen first;
+a card of a seat dealt in that the text never shows is
+:data:`~pipeline.hands.record.UNKNOWN_CARD`, and a slot holds as many cards as
+the most any hand of the chunk deals (:data:`~pipeline.hands.record.NO_CARD`
+past its own).  A hi-lo hand's shows write its halves (``shows [..] (HI: ..;
+LO: ..)``) and its collections one line per half a player takes, each as
+written: what a seat received is their sum, the odd chip where the site put
+it.  A player the summary says ``mucked`` at a showdown without a ``mucks
+hand`` line mucks at that summary line.
 """
 
 from __future__ import annotations
@@ -53,6 +67,7 @@ from numpy.typing import NDArray
 import pipeline.formats.sites.pokerstars.fields as fields
 import pipeline.formats.sites.pokerstars.values as values
 from pipeline.arrays import as_mask
+from pipeline.formats.histories import unknown_game
 from pipeline.formats.sites.pokerstars.lines import (
     Lines,
     Rejects,
@@ -91,11 +106,12 @@ _ACTION_WORDS = (rf"(?:posts [a-z &-]+ {_AMOUNT}{_ALL_IN}|folds(?: \[CARDS\])?|c
                  r"|shows \[CARDS\](?: \(TEXT\))?|mucks hand|doesn't show hand"
                  r"|discards [0-9]+ cards?(?: \[CARDS\])?|stands pat(?: on \[CARDS\])?) *\n?$")
 _ACTION = "^" + _ACTION_WORDS.replace("CARDS", r"[^\]]*").replace("TEXT", ".*")
-# The same words holding no ": " (the words after the last ": " never do), after a ": ": that one
-# is the line's last.
+# The same words holding no ": " but in the halves a hi-lo hand shows ("(HI: two pair, Nines and
+# Sixes; LO: 8,6,4,3,2)"), after a ": ": the last such ": " of the line (the name is before it).
 _NO_COLON_CARDS = r"(?:[^\]:]|:+[^\]: ])*:*"
 _NO_COLON_TEXT = r"(?:[^\n:]|:+[^\n: ])*:*"
-_ACTION_AFTER = ": " + _ACTION_WORDS.replace("CARDS", _NO_COLON_CARDS).replace("TEXT", _NO_COLON_TEXT)
+_SHOWN_TEXT = rf"(?:HI: )?{_NO_COLON_TEXT}(?:; LO: {_NO_COLON_TEXT})?"
+_ACTION_AFTER = ": " + _ACTION_WORDS.replace("CARDS", _NO_COLON_CARDS).replace("TEXT", _SHOWN_TEXT)
 _COLLECT = (rf"^(?P<name>.+) collected (?P<amount>{_AMOUNT}) from "
             r"(?P<pot>pot|main pot|side pot(?:-[0-9]+)?) *\n?$")
 _TOTAL = rf"^Total pot (?P<total>{_AMOUNT})(?: .*)? \| Rake (?P<rake>{_AMOUNT})"
@@ -110,9 +126,28 @@ _HEADER_HOLDEM = (r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +"
 # time starting and ending with other than a space.
 _HEADER_PLAIN = (r"^PokerStars (?:Zoom |Home Game )?(?:Hand|Game) #[0-9]+: +Hold'em (?:(?:No|Pot|Fixed) )?"
                  r"Limit \([^(),]*\) - [^ \n](?:.*[^ \n])?\n?$")
-# The blinds in the stakes (after the game or level they may name), and the currency's code.
-_STAKES = rf"(?P<small>{_AMOUNT})/(?P<big>{_AMOUNT})(?:.* (?P<iso>[A-Z]{{3}}))?\)?$"
-_BETTING = (("No Limit", "no-limit"), ("Pot Limit", "pot-limit"), ("Limit", "fixed-limit"))
+# The blinds in the stakes (after the game or level they may name), or the one blind of a button-blind
+# game (6+ Hold'em: "Button Blind $0.25 - Ante $0.25  USD"), and the currency's code.
+_STAKES = (rf"(?:(?P<small>{_AMOUNT})/(?P<big>{_AMOUNT})|Button Blind (?P<button>{_AMOUNT}) - Ante {_AMOUNT})"
+           r"(?:.* (?P<iso>[A-Z]{3}))?\)?$")
+#: The games of the headers, by the words before their betting (``Omaha Hi/Lo`` of ``Omaha Hi/Lo Pot
+#: Limit``): the one home of the site's names for them.  Each is the hands table's game and the hole
+#: cards it deals a player.  6+ Hold'em is short deck as the site ranks it: a flush above a full house,
+#: A-6-7-8-9 a straight, "all other hand rankings remain the same" (a straight above three of a kind).
+GAMES: dict[str, tuple[str, int]] = {
+    "Hold'em": ("holdem", 2),
+    "Omaha": ("omaha", 4),
+    "Omaha Hi/Lo": ("omaha-hilo", 4),
+    "5 Card Omaha": ("omaha", 5),
+    "5 Card Omaha Hi/Lo": ("omaha-hilo", 5),
+    "6 Card Omaha": ("omaha", 6),
+    "6 Card Omaha Hi/Lo": ("omaha-hilo", 6),
+    "6+ Hold'em": ("shortdeck", 2),
+}
+#: The betting words that end a game's text, and the structure each names (the longer first).
+BETTING = (("No Limit", "no-limit"), ("Pot Limit", "pot-limit"), ("Fixed Limit", "fixed-limit"),
+           ("Limit", "fixed-limit"))
+_HOLDEM_CODE = VOCABULARIES["game"].index(GAMES["Hold'em"][0])
 _CASHED_OUT = (rf"{_TAGS} showed \[[^\]]*\] and won \((?P<amount>{_AMOUNT})\)"
                r".*\(pot not awarded as player cashed out\)")
 
@@ -149,27 +184,47 @@ _WORDS_AMOUNT = (rf"^(?:raises [^ ]+ to|posts [a-z &-]+|calls|bets) (?P<amount>{
                  r"(?P<all_in> and is all-in)?")
 
 
-def _check_headers(lines: Lines, rejects: Rejects) -> NDArray[np.bool_]:
-    """Reject the hands whose header cannot be read, then those of a game other than Texas hold'em;
-    return (hands,) bool: the header is a hold'em hand's.
+def game_of(variant: str) -> tuple[str, int] | None:
+    """The game a header's game text names (:data:`GAMES`, then the betting words of :data:`BETTING`)
+    and the hole cards it deals a player; None for a game pokerpipe does not score.
+
+    >>> game_of("Omaha Hi/Lo Pot Limit"), game_of("6+ Hold'em No Limit"), game_of("Razz Limit")
+    (('omaha-hilo', 4), ('shortdeck', 2), None)
+    """
+    for ending, _ in BETTING:
+        if variant.endswith(" " + ending):
+            return GAMES.get(variant[:-len(ending) - 1])
+    return None
+
+
+def _check_headers(lines: Lines, rejects: Rejects) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
+    """Reject the hands whose header cannot be read, then those of a game pokerpipe does not score
+    (:func:`game_of`); return, per hand, the code of its game in the hands table's vocabulary (-1 for
+    none) and the hole cards the game deals a player (2 for none).
 
     A header of the common form is a hold'em hand as it stands (the pattern with captures, slower,
-    runs on the others only).
+    runs on the others only); each other game's text is looked up once.
     """
     headers = lines.take(lines.starts)
     header_ok = matching(headers, _HEADER_HOLDEM, _HEADERS_HOLDEM)
-    holdem_game = header_ok.copy()
+    game = np.where(header_ok, _HOLDEM_CODE, -1).astype(np.int8)
+    hole_cards = np.full(lines.hands, GAMES["Hold'em"][1], dtype=np.int64)
     other_headers = np.flatnonzero(~header_ok)
-    other_header = pc.extract_regex(headers.take(pa.array(other_headers, pa.int64())), _HEADER)
-    header_ok[other_headers] = other_header.is_valid().to_numpy(zero_copy_only=False)
-    other_variant = fields.variant(other_header)
-    holdem_game[other_headers] = as_mask(pc.starts_with(other_variant, "Hold'em "))
-    rejects.at(lines.starts[~header_ok], "hand header not understood")
-    other = np.flatnonzero(header_ok & ~holdem_game)
-    variant_text = other_variant.take(pa.array(np.searchsorted(other_headers, other), pa.int64())).to_pylist()
-    rejects.at(lines.starts[other], [f"game {shown(str(name))} is not Texas hold'em"
-                                     for name in variant_text])
-    return header_ok & holdem_game
+    if len(other_headers):
+        other_header = pc.extract_regex(headers.take(pa.array(other_headers, pa.int64())), _HEADER)
+        read = other_header.is_valid().to_numpy(zero_copy_only=False)
+        header_ok[other_headers] = read
+        names, at = values.distinct(fields.variant(other_header))
+        games = [game_of(str(name)) for name in names]
+        codes = np.array([VOCABULARIES["game"].index(found[0]) if found else -1 for found in games]
+                         + [-1])[at]
+        cards = np.array([found[1] if found else 2 for found in games] + [2])[at]
+        game[other_headers], hole_cards[other_headers] = np.where(read, codes, -1), cards
+        unknown = np.flatnonzero(read & (codes < 0))
+        rejects.at(lines.starts[~header_ok], "hand header not understood")
+        rejects.at(lines.starts[other_headers[unknown]],
+                   [unknown_game(shown(str(names[at[i]]))) for i in unknown.tolist()])
+    return game, hole_cards
 
 
 @dataclass
@@ -406,7 +461,7 @@ def parse(lines: Lines, bad_lines: NDArray[np.int64], first_line: int,
     that were not UTF-8): the rules each hand is rejected by, in their order, then its Record, and
     the winners' columns as the header writes them."""
     rejects = Rejects(lines)
-    holdem_game = _check_headers(lines, rejects)
+    game = _check_headers(lines, rejects)
     # The bytes were replaced: the hand is not read as if they were fine.
     rejects.at(bad_lines, "bytes that are not UTF-8 text")
     rejects.at(lines.starts[~lines.has_summary], "hand cut short: no *** SUMMARY *** line")
@@ -424,21 +479,22 @@ def parse(lines: Lines, bad_lines: NDArray[np.int64], first_line: int,
     # A rejected hand's line is that of its fault.
     line = first_line + np.where(rejects.mask, rejects.line, lines.starts)
     number = hands_before + 1 + np.arange(lines.hands, dtype=np.int64)
-    record = _record(lines, rejects, seats, actions, collections, showdown, totals, header, holdem_game,
+    record = _record(lines, rejects, seats, actions, collections, showdown, totals, header, game,
                      (table_name, max_seats, button), (number, line, _apart(lines, rejects)))
     return record, {name: header[name] for name in ("hand", "variant", "stakes", "time")}
 
 
 def _record(lines: Lines, rejects: Rejects, seats: _Seats, actions: _Actions,
             collections: _Collections, showdown: _Showdown, totals: _Totals, header: dict[str, pa.Array],
-            holdem_game: NDArray[np.bool_],
+            game: tuple[NDArray[np.int8], NDArray[np.int64]],
             table: tuple[pa.Array, NDArray[np.int64], NDArray[np.int64]],
             where: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.object_]]) -> Record:
-    """The Record of a chunk's hands: ``table`` their table lines' name, seats and button;
-    ``where`` their numbers in the file, their first lines and why each is set apart."""
-    (table_name, max_seats, button), (number, line, apart) = table, where
+    """The Record of a chunk's hands: ``game`` their games' codes and the hole cards each deals a
+    player (:func:`_check_headers`); ``table`` their table lines' name, seats and button; ``where``
+    their numbers in the file, their first lines and why each is set apart."""
+    (game_code, hole_cards), (table_name, max_seats, button), (number, line, apart) = game, table, where
     dealt = _dealt(lines, seats, actions, collections)
-    hand = _hand_columns(header, holdem_game, table_name, max_seats)
+    hand = _hand_columns(header, game_code, table_name, max_seats)
     acts = _action_columns(lines, actions, showdown.summary_mucks,
                            hand["small_blind"].to_numpy(zero_copy_only=False))
     hand["ante"] = acts.pop("ante")
@@ -457,7 +513,8 @@ def _record(lines: Lines, rejects: Rejects, seats: _Seats, actions: _Actions,
             pa.array(seats.code[np.maximum(slot_of, 0)].astype(np.int32) if len(seats.rows)
                      else np.zeros(len(slot_of), np.int32), mask=slot_of < 0), seats.names),
         stack=np.where(dealt, seats.stack[np.maximum(seats.of_hand, 0)] if len(seats.rows) else 0, np.nan),
-        holes=_holes(lines, seats, actions, showdown, dealt), board=values.board_codes(totals.board), **acts,
+        holes=_holes(lines, seats, actions, showdown, dealt, hole_cards),
+        board=values.board_codes(totals.board), **acts,
         received=received, cashed_out=cashed_out, returned=returned, pot=totals.pot, rake=totals.rake,
         # The collectors of the main pot ("from pot", "from main pot"): known whatever the side pots.
         main_pot=((showdown.winners[:, None] >> np.arange(SLOTS)) & 1).astype(bool) & dealt)
@@ -479,17 +536,19 @@ def _dealt(lines: Lines, seats: _Seats, actions: _Actions,
     return dealt
 
 
-def _hand_columns(header: dict[str, pa.Array], holdem_game: NDArray[np.bool_], table: pa.Array,
+def _hand_columns(header: dict[str, pa.Array], game: NDArray[np.int8], table: pa.Array,
                   max_seats: NDArray[np.int64]) -> dict[str, pa.Array]:
-    """The Record's per-hand columns (:data:`pipeline.hands.model.HANDS` values), the ante aside.
+    """The Record's per-hand columns (:data:`pipeline.hands.model.HANDS` values), the ante aside;
+    ``game`` the code of each hand's game (-1 for none).  A button-blind game's one blind is its big
+    blind, and it has no small blind.
 
     What recurs (stakes, games, levels, buy-ins) is read once per different text."""
-    hands = len(holdem_game)
+    hands = len(game)
     tournament = header["tournament"].cast(pa.string())
     small, big, currency = values.stakes(header["stakes"], _STAKES)
     games, at = values.distinct(header["variant"])
-    betting = np.array([next((VOCABULARIES["betting"].index(name) for ending, name in _BETTING
-                              if game.endswith(ending)), -1) for game in games] + [-1])[at]
+    betting = np.array([next((VOCABULARIES["betting"].index(name) for ending, name in BETTING
+                              if text.endswith(ending)), -1) for text in games] + [-1])[at]
     levels, at = values.distinct(header["level"])
     numbers = [values.level_number(text) for text in levels]
     level = np.array([-1 if number is None else number for number in numbers] + [-1])[at]
@@ -499,7 +558,7 @@ def _hand_columns(header: dict[str, pa.Array], holdem_game: NDArray[np.bool_], t
             "site": pa.DictionaryArray.from_arrays(pa.array(np.zeros(hands, np.int32)), pa.array([VENUE])),
             "table": table.cast(pa.string()), "time": times, "time_zone": zones.cast(pa.string()),
             "variant": header["variant"].cast(pa.string()),
-            "game": vocabulary_column("game", np.zeros(hands, np.int8), present=holdem_game),
+            "game": vocabulary_column("game", np.maximum(game, 0), present=game >= 0),
             "betting": vocabulary_column("betting", np.maximum(betting, 0), present=betting >= 0),
             # Tournament chips are no currency.
             "currency": pc.if_else(tournament.is_null(), pa.array(currency, pa.string()),
@@ -581,13 +640,19 @@ def _paid(lines: Lines, seats: _Seats, actions: _Actions, collections: _Collecti
 
 
 def _holes(lines: Lines, seats: _Seats, actions: _Actions, showdown: _Showdown,
-           dealt: NDArray[np.bool_]) -> NDArray[np.uint8]:
-    """(hands, SLOTS, 2) uint8: the hole cards each seat dealt in is seen with, from ``Dealt to NAME
-    [..]``, then ``shows [..]``, then the summary's ``showed [..]``/``mucked [..]`` (a later one wins);
-    one card seen is the first, the other unknown."""
+           dealt: NDArray[np.bool_], hole_cards: NDArray[np.int64]) -> NDArray[np.uint8]:
+    """(hands, SLOTS, K) uint8: the hole cards each seat dealt in is seen with, from ``Dealt to NAME
+    [..]``, then ``shows [..]``, then the summary's ``showed [..]``/``mucked [..]`` (a later one wins).
+    ``hole_cards`` the cards each hand's game deals a player, K the most of them (2 for hold'em alone):
+    a slot's cards first, unknown where not seen (the cards seen are the first), none past its last."""
     hand_of = lines.hand_of
-    holes = np.full((lines.hands, SLOTS, 2), NO_CARD, dtype=np.uint8)
-    holes[dealt] = UNKNOWN_CARD
+    width = max(2, int(hole_cards.max())) if lines.hands else 2
+    if width == 2:  # hold'em alone (and short deck): every slot dealt in holds two cards
+        holes = np.full((lines.hands, SLOTS, 2), NO_CARD, dtype=np.uint8)
+        holes[dealt] = UNKNOWN_CARD
+    else:
+        holes = np.where(dealt[:, :, None] & (np.arange(width) < hole_cards[:, None, None]), UNKNOWN_CARD,
+                         NO_CARD).astype(np.uint8)
     rows, names, dealt_cards = fields.dealt_lines(lines)
     seat = seats.seated(hand_of[rows], names)
     summary_hand, summary_slot, summary_cards = showdown.summary_cards
@@ -599,5 +664,5 @@ def _holes(lines: Lines, seats: _Seats, actions: _Actions, showdown: _Showdown,
         key = (hand * SLOTS + slot)[seen]
         if len(key) and np.bincount(key).max() > 1:  # a slot seen twice: its last cards count
             seen = seen[len(key) - 1 - np.unique(key[::-1], return_index=True)[1]]
-        values.put_cards(holes, hand[seen], slot[seen], take(cards, seen))
+        values.put_cards(holes, hand[seen], slot[seen], take(cards, seen), hole_cards)
     return holes

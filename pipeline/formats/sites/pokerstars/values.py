@@ -6,11 +6,11 @@ codes (:mod:`pipeline.hands.record`), the card notation and the foundation modul
 pyarrow.
 
 This module owns the reading of a field's text once it is found: amounts (:func:`amounts` over
-strings, :func:`amounts_at` in the bytes), the blinds and currency of the stakes (:func:`stakes`,
-:data:`SIGNS`), times with their zones (:func:`utc_times`), tournament levels
-(:func:`level_number`) and buy-ins (:func:`buy_in`), texts that recur read once
-(:func:`distinct`), chips as a column (:func:`floats`), hole cards and boards as card codes
-(:func:`put_cards`, :func:`board_codes`).  Where each field is in its line is
+strings, :func:`amounts_at` in the bytes), the blinds (or a button blind) and currency of the
+stakes (:func:`stakes`, :data:`SIGNS`), times with their zones (:func:`utc_times`), tournament
+levels (:func:`level_number`) and buy-ins (:func:`buy_in`), texts that recur read once
+(:func:`distinct`), chips as a column (:func:`floats`), hole cards (one to six a player) and
+boards as card codes (:func:`put_cards`, :func:`board_codes`).  Where each field is in its line is
 :mod:`~pipeline.formats.sites.pokerstars.fields`'.
 """
 
@@ -39,14 +39,23 @@ SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY"}
 def stakes(texts: pa.Array,
            pattern: str) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.object_]]:
     """The small and big blinds of each stakes text (``$0.01/$0.02 USD``, ``Level V (40/80)``) as
-    ``pattern``'s captures ``small`` and ``big`` read them (NaN where it does not), and the code of
-    its currency (``iso``, or the sign's: :data:`SIGNS`; None for none), read once per different text."""
+    ``pattern``'s captures ``small`` and ``big`` read them, or a button-blind game's one blind
+    (``Button Blind $0.25 - Ante $0.25  USD``, capture ``button``), read as its big blind with no
+    small blind (NaN where it does not say); and the code of its currency (``iso``, or the sign's:
+    :data:`SIGNS`; None for none), read once per different text."""
     written, at = distinct(texts)
     found = pc.extract_regex(pa.array(written, pa.string()), pattern)
-    small, big = (np.append(amounts(found.field(name)), np.nan)[at] for name in ("small", "big"))
-    signs = [SIGNS.get(text[:1]) for text in found.field("small").fill_null("").to_pylist()]
+    small, big = (amounts(found.field(name)) for name in ("small", "big"))
+    signed = found.field("small").fill_null("").to_pylist()  # the amount whose sign names the currency
+    if found.type.get_field_index("button") >= 0:
+        button = found.field("button").fill_null("")
+        if pc.any(pc.not_equal(button, "")).as_py():  # a button-blind game's stakes (6+ Hold'em)
+            big = np.where(np.isnan(big), amounts(button), big)
+            signed = [text or blind for text, blind in zip(signed, button.to_pylist())]
+    signs = [SIGNS.get(text[:1]) for text in signed]
     codes = [code or sign for code, sign in zip(found.field("iso").fill_null("").to_pylist(), signs)]
-    return small, big, np.array([*codes, None], dtype=object)[at]
+    return (np.append(small, np.nan)[at], np.append(big, np.nan)[at],
+            np.array([*codes, None], dtype=object)[at])
 
 
 def amounts(texts: pa.Array) -> NDArray[np.float64]:
@@ -177,22 +186,34 @@ def floats(values: NDArray[np.float64]) -> pa.Array:
 
 
 def put_cards(holes: NDArray[np.uint8], hand: NDArray[np.int64], slot: NDArray[np.int64],
-              cards: pa.Array) -> None:
-    """Write the hole cards ``cards`` (texts: two cards, or one) at each (hand, slot) of ``holes``, a
-    (hands, slots, 2) uint8 array of card codes; one card is the first, the other unknown.
+              cards: pa.Array, dealt: NDArray[np.int64]) -> None:
+    """Write the hole cards ``cards`` (texts of one card or more) at each (hand, slot) of ``holes``, a
+    (hands, slots, K) uint8 array of card codes whose hand deals a player ``dealt[hand]`` cards: the
+    cards seen first, the rest of those dealt unknown.  A text of more cards than the hand deals, or
+    that is not cards, writes nothing.
 
-    Texts of two cards and of one as the site writes them are read apart, so that neither meets
-    the other's layout (which would send a whole column to :func:`card_matrix`'s slow path)."""
+    Texts of each number of cards as the site writes them (``Ah Kd``: two, ``Ah``: one) are read
+    apart, so that none meets another's layout (which would send a whole column to
+    :func:`card_matrix`'s slow path); the few of another layout are tried as each number."""
     length = text_lengths(cards)
-    other = np.flatnonzero((length > 0) & (length != 2) & (length != 5))
-    for count, rows in ((2, np.flatnonzero(length == 5)), (1, np.flatnonzero(length == 2)), (2, other),
-                        (1, other)):
+    width = holes.shape[2]
+    count = (length + 1) // 3
+    laid_out = (length == 3 * count - 1) & (count >= 1) & (count <= width)
+    groups = [(cards_seen, np.flatnonzero(laid_out & (count == cards_seen)))
+              for cards_seen in range(1, width + 1)]
+    other = np.flatnonzero((length > 0) & ~laid_out)
+    if len(other):
+        groups += [(cards_seen, other) for cards_seen in range(1, width + 1)]
+    for cards_seen, rows in groups:
         if not len(rows):
             continue
-        codes, _, known = card_matrix(take(cards, rows), count)
-        at = (hand[rows[known]], slot[rows[known]])
-        holes[at] = np.column_stack([codes[known, 0], codes[known, -1] if count == 2 else
-                                     np.full(int(known.sum()), UNKNOWN_CARD, np.uint8)])
+        codes, _, known = card_matrix(take(cards, rows), cards_seen)
+        fits = known & (cards_seen <= dealt[hand[rows]])
+        at_hand, at_slot = hand[rows[fits]], slot[rows[fits]]
+        holes[at_hand, at_slot, :cards_seen] = codes[fits]
+        if cards_seen < width:  # the cards not seen: unknown up to the slot's last, none past it
+            holes[at_hand, at_slot, cards_seen:] = np.where(
+                np.arange(cards_seen, width) < dealt[at_hand][:, None], UNKNOWN_CARD, NO_CARD)
 
 
 def board_codes(board: pa.Array) -> NDArray[np.uint8]:
