@@ -13,7 +13,11 @@ What it prints, one line per figure:
 3. The peers eval7, treys and phevaluator on a prefix of the same deals, with
    the ratio pokerpipe / peer, and a check that every peer orders the hands
    exactly as pokerpipe does.
-4. An exhaustive run over every seven-card hand (C(52, 7) = 133,784,560),
+4. ``shortdeck.hand_keys`` and ``deal_keys`` on random seven-card hands of
+   the 36-card deck, their rate beside hold'em's (the aim: at least as fast),
+   and pokerkit's ``ShortDeckHoldemHand`` on a prefix, checked to order the
+   hands as pokerpipe does.
+5. An exhaustive run over every seven-card hand (C(52, 7) = 133,784,560),
    whose category counts and number of distinct keys are checked against the
    known table.
 
@@ -68,8 +72,8 @@ KNOWN_TABLES: dict[int, tuple[tuple[int, ...], int | None]] = {
 # Reusable parts
 # --------------------------------------------------------------------------
 
-def deal_hands(n: int, k: int = 7, seed: int = SEED) -> np.ndarray:
-    """Deal n random k-card hands, each from its own shuffled 52-card deck.
+def deal_hands(n: int, k: int = 7, seed: int = SEED, *, deck_size: int = DECK_SIZE) -> np.ndarray:
+    """Deal n random k-card hands, each from its own shuffled deck of ``deck_size`` cards.
 
     Every row is a uniformly random set of k distinct cards, dealt by a
     partial Fisher-Yates shuffle run on all the rows of a chunk at once
@@ -81,7 +85,7 @@ def deal_hands(n: int, k: int = 7, seed: int = SEED) -> np.ndarray:
     n : int
         Number of hands.
     k : int, default 7
-        Cards per hand, 1..52.
+        Cards per hand, 1..``deck_size``.
     seed : int
         Seed of the ``numpy.random.Generator`` (PCG64); the same
         ``(n, k, seed)`` always gives the same deals, and the first rows of a
@@ -91,8 +95,9 @@ def deal_hands(n: int, k: int = 7, seed: int = SEED) -> np.ndarray:
     Returns
     -------
     hands : ndarray of shape (n, k), dtype uint8
-        Card codes ``4 * rank + suit``; the cards of a row are distinct, in
-        dealing order (not sorted).
+        Card codes ``4 * rank + suit`` (for a smaller deck, its positions
+        0..deck_size - 1); the cards of a row are distinct, in dealing order
+        (not sorted).
 
     Examples
     --------
@@ -102,19 +107,19 @@ def deal_hands(n: int, k: int = 7, seed: int = SEED) -> np.ndarray:
     >>> bool((np.sort(hands, axis=1)[:, 1:] != np.sort(hands, axis=1)[:, :-1]).all())
     True
     """
-    if not 1 <= k <= DECK_SIZE:
-        raise ValueError(f"k must lie in 1..{DECK_SIZE}, got {k}")
+    if not 1 <= k <= deck_size:
+        raise ValueError(f"k must lie in 1..{deck_size}, got {k}")
     rng = np.random.default_rng(seed)
     hands = np.empty((n, k), dtype=np.uint8)
-    fresh_deck = np.arange(DECK_SIZE, dtype=np.uint8)
+    fresh_deck = np.arange(deck_size, dtype=np.uint8)
     for start in range(0, n, DEAL_CHUNK):
         rows = min(DEAL_CHUNK, n - start)
         deck = np.tile(fresh_deck, (rows, 1))
         flat = deck.reshape(-1)
-        base = np.arange(rows, dtype=np.intp) * DECK_SIZE
+        base = np.arange(rows, dtype=np.intp) * deck_size
         for i in range(k):
-            # Swap position i with a uniform position in i..51, every row at once.
-            j = base + rng.integers(i, DECK_SIZE, size=rows)
+            # Swap position i with a uniform position in i..deck_size - 1, every row at once.
+            j = base + rng.integers(i, deck_size, size=rows)
             picked = flat[j]
             flat[j] = deck[:, i]
             deck[:, i] = picked
@@ -312,6 +317,50 @@ def bench_deals(n: int, seats: int, seed: int, failures: list[str]) -> None:
         failures.append("holdem.deal_keys differs from holdem.hand_keys seat by seat")
 
 
+def bench_shortdeck(n: int, seed: int, holdem_rate: float, prefix: int, failures: list[str]) -> None:
+    """Time short-deck hand_keys and deal_keys against hold'em's rate in the same run, and check
+    pokerkit orders a prefix of the hands as they do (pokerkit's ranking, straight above trips)."""
+    from pipeline.poker import shortdeck
+    from pipeline.poker.cards import CARD_TEXT
+    short = shortdeck.DECK_CODES
+    hands = short[deal_hands(n, 7, seed, deck_size=len(short))]
+    shortdeck.hand_keys(hands[:1000])  # build the tables outside the timing
+    seconds, keys = best_of(lambda: shortdeck.hand_keys(hands))
+    rate = n / seconds
+    print(rate_line("shortdeck.hand_keys", rate, f"(7 of 36 cards, {n:,} deals; "
+                    f"{rate / holdem_rate:.2f}x holdem.hand_keys; aim >= 1x: "
+                    f"{'met' if rate >= holdem_rate else 'MISSED'})"))
+    seats = 6
+    dealt = short[deal_hands(n // seats, 5 + 2 * seats, seed, deck_size=len(short))]
+    board, holes = dealt[:, :5], dealt[:, 5:].reshape(n // seats, seats, 2)
+    seconds, deal_keys = best_of(lambda: shortdeck.deal_keys(board, holes))
+    print(rate_line("shortdeck.deal_keys", n // seats * seats / seconds,
+                    f"({seats} seats x {n // seats:,} deals, one board per deal)"))
+    expected = np.stack([shortdeck.hand_keys(np.concatenate([board, holes[:, s]], axis=1))
+                         for s in range(seats)])
+    if not np.array_equal(deal_keys, expected):
+        failures.append("shortdeck.deal_keys differs from shortdeck.hand_keys seat by seat")
+    try:
+        from pokerkit import ShortDeckHoldemHand
+    except ImportError:
+        print(f"{'pokerkit':<22}not installed (pip install pokerkit)")
+        return
+    text = [str(card) for card in CARD_TEXT]
+    rows = hands[:prefix].tolist()
+    start = time.perf_counter()
+    theirs = [ShortDeckHoldemHand.from_game("".join(text[c] for c in row[5:]),
+                                            "".join(text[c] for c in row[:5])) for row in rows]
+    peer = len(rows) / (time.perf_counter() - start)
+    ranked = sorted(range(len(rows)), key=lambda i: theirs[i])
+    ours = keys[:prefix].astype(np.int64)
+    same = all(ours[a] < ours[b] if theirs[a] < theirs[b] else ours[a] == ours[b]
+               for a, b in zip(ranked, ranked[1:]))
+    print(rate_line("pokerkit short-deck", peer, f"pokerpipe is {rate / peer:7.0f}x   "
+                    f"({len(rows):,} hands; {'same order' if same else 'ORDER DIFFERS'})"))
+    if not same:
+        failures.append("pokerkit orders short-deck hands otherwise")
+
+
 def bench_peers(hands: np.ndarray, keys: np.ndarray, ours: float, prefix: int,
                 failures: list[str]) -> None:
     from pipeline.poker.cards import CARD_TEXT
@@ -461,6 +510,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_deals(holdem_n // 6, 6, args.seed, failures)
     bench_peers(hands, keys, ours, prefix, failures)
     del hands, keys
+    bench_shortdeck(holdem_n, args.seed, ours, min(prefix, 3_000), failures)
     if not args.skip_exhaustive:
         exhaustive(k, failures)
     print(f"total {time.perf_counter() - started:.1f} s")
