@@ -250,7 +250,12 @@ def test_the_forced_bets_of_short_deck_are_antes_and_a_button_blind(read: Reads)
     first = actions[~actions["action"].str.startswith("post")].iloc[0]
     assert (first["seat"], first["action"], first["amount"]) == (1, "call", 3000.0)
     hands = read[path].tables["hands"]
-    assert hands.loc[0, "ante"] == 3000 and np.isnan(hands.loc[0, "big_blind"])
+    # The button blind is the hand's big blind, as PokerStars' 6+ stakes give it; no small blind.
+    assert hands.loc[0, "ante"] == 3000 and hands.loc[0, "big_blind"] == 3000
+    assert np.isnan(hands.loc[0, "small_blind"])
+    # No SB or BB: the button (the last player) and the others in their order of play.
+    seats = read[path].tables["seats"]
+    assert seats["position"].tolist()[-1] == "BTN" and not {"SB", "BB"} & set(seats["position"])
 
 
 def test_the_other_variants_are_rejected_with_the_variants_read(tmp_path: Path) -> None:

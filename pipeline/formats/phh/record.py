@@ -245,17 +245,26 @@ def _stakes(hands: Hands) -> dict[str, pa.Array]:
     """The blinds and the ante as listed: the blinds are the first two entries of
     ``blinds_or_straddles`` (a straddle comes after them, a post is negative), the ante the one
     every player antes; null where the record gives none, or antes that differ (a big blind's
-    ante).
+    ante).  A hand whose one blind is the last player's, the button's (short-deck's button blind),
+    gives it as the big blind, as PokerStars' 6+ stakes do.
 
     >>> from types import SimpleNamespace
-    >>> numbers = {"blinds_or_straddles": (np.array([50., 100., 0., 1., 2., 4.]), np.array([3, 3])),
-    ...            "antes": (np.array([0., 0., 0., 5., 5., 5.]), np.array([3, 3]))}
+    >>> numbers = {"blinds_or_straddles": (np.array([50., 100., 0., 1., 2., 4., 0., 0., 30.]),
+    ...                                    np.array([3, 3, 3])),
+    ...            "antes": (np.array([0., 0., 0., 5., 5., 5., 10., 10., 10.]), np.array([3, 3, 3]))}
     >>> {k: v.to_pylist() for k, v in _stakes(SimpleNamespace(numbers=numbers)).items()}
-    {'small_blind': [50.0, 1.0], 'big_blind': [100.0, 2.0], 'ante': [None, 5.0]}
+    {'small_blind': [50.0, 1.0, None], 'big_blind': [100.0, 2.0, 30.0], 'ante': [None, 5.0, 10.0]}
     """
-    blinds = padded(*hands.numbers["blinds_or_straddles"])[:, :2]
+    every = padded(*hands.numbers["blinds_or_straddles"])
+    blinds = every[:, :2]
     posted = blinds > 0
     big = np.where(posted.any(axis=1), np.where(posted, blinds, -np.inf).max(axis=1), np.nan)
+    if every.size:  # the one blind the last player posts: nothing before it is
+        count = np.asarray(hands.numbers["blinds_or_straddles"][1])
+        last = every[np.arange(len(every)), np.clip(count - 1, 0, every.shape[1] - 1)]
+        before_last = np.arange(every.shape[1]) < count[:, None] - 1
+        only_last = (last > 0) & ~((every > 0) & before_last).any(axis=1)
+        big = np.where(only_last & ~posted.any(axis=1), last, big)
     small = np.where(posted.all(axis=1), np.where(posted, blinds, np.inf).min(axis=1), np.nan)
     antes = padded(*hands.numbers["antes"])
     listed = np.arange(antes.shape[1]) < np.maximum(hands.numbers["antes"][1], 0)[:, None]
