@@ -368,8 +368,8 @@ def bench_shortdeck(n: int, seed: int, prefix: int, failures: list[str]) -> None
     ours = keys[:prefix].astype(np.int64)
     same = all(ours[a] < ours[b] if theirs[a] < theirs[b] else ours[a] == ours[b]
                for a, b in zip(ranked, ranked[1:]))
-    print(rate_line("pokerkit short-deck", peer, f"pokerpipe is {rate / peer:7.0f}x   "
-                    f"({len(rows):,} hands; {'same order' if same else 'ORDER DIFFERS'})"))
+    print(f"{'pokerkit short-deck':<22}{peer:6,.0f} hands/s     pokerpipe is {rate / peer:7,.0f}x   "
+          f"(ShortDeckHoldemHand, {len(rows):,} hands; {'same order' if same else 'ORDER DIFFERS'})")
     if not same:
         failures.append("pokerkit orders short-deck hands otherwise")
 
