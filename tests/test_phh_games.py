@@ -44,7 +44,7 @@ from pipeline.poker import cards
 from pipeline.runs.api import run
 
 from .conftest import RAW
-from .test_phh_reference import AUTOMATIONS, Chips, chips_of, pokerkit_chips
+from .test_phh_reference import AUTOMATIONS, Chips, chips_of, play_randomly, pokerkit_chips
 
 PHH = RAW / "phh"
 GAMES = {"PO": ("omaha", "pot-limit", 4), "FO/8": ("omaha-hilo", "fixed-limit", 4),
@@ -433,29 +433,8 @@ SHORT = [repr(card) for card in Deck.SHORT_DECK_HOLDEM]
 
 
 def play(state: State, rng: random.Random, deck: list[str], *, fold: float, raise_to: float) -> None:
-    """Play a pokerkit state to its end with cards of ``deck`` shuffled by ``rng`` and random decisions
-    (as the hold'em reference does: fold, bet or raise to the least, the most or between, check or call)."""
-    cards_left = rng.sample(deck, len(deck))
-    while state.status:
-        if state.can_burn_card():
-            state.burn_card("??")
-        elif state.can_deal_hole():
-            state.deal_hole(cards_left.pop())
-        elif state.can_deal_board():
-            state.deal_board("".join(cards_left.pop() for _ in range(state.street.board_dealing_count)))
-        elif state.can_show_or_muck_hole_cards():
-            state.show_or_muck_hole_cards(True)
-        else:
-            choice = rng.random()
-            if choice < fold and state.checking_or_calling_amount and state.can_fold():
-                state.fold()
-            elif choice < raise_to and state.can_complete_bet_or_raise_to():
-                low = state.min_completion_betting_or_raising_to_amount
-                high = state.max_completion_betting_or_raising_to_amount
-                assert low is not None and high is not None
-                state.complete_bet_or_raise_to(rng.choice([low, high, rng.randint(low, high)]))
-            else:
-                state.check_or_call()
+    """Play a pokerkit state to its end with cards of ``deck``, as the hold'em reference plays it."""
+    play_randomly(state, rng, fold=fold, raise_to=raise_to, cards=deck)
 
 
 def random_hand(rng: random.Random, variant: str) -> tuple[str, Chips]:

@@ -224,11 +224,13 @@ AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BL
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
 
 
-def play_randomly(state: State, rng: random.Random, *, fold: float, raise_to: float) -> None:
-    """Play a pokerkit state to its end: cards from a deck shuffled by ``rng`` (so that a seed gives
-    one hand), and each decision drawn: fold with chance ``fold`` (when facing a bet), else bet or
-    raise with chance ``raise_to - fold`` (to the least, the most or between), else check or call."""
-    deck = rng.sample(DECK, len(DECK))
+def play_randomly(state: State, rng: random.Random, *, fold: float, raise_to: float,
+                  cards: list[str] | None = None) -> None:
+    """Play a pokerkit state to its end: cards from a deck (``cards``, the 52 by default) shuffled
+    by ``rng`` (so that a seed gives one hand), and each decision drawn: fold with chance ``fold``
+    (when facing a bet), else bet or raise with chance ``raise_to - fold`` (to the least, the most
+    or between), else check or call."""
+    deck = rng.sample(cards or DECK, len(cards or DECK))
     while state.status:
         if state.can_burn_card():
             state.burn_card("??")
