@@ -9,7 +9,8 @@ The package is built in layers, each importing only the layers below it:
 * foundation: :mod:`pipeline.arrays`, :mod:`pipeline.errors`, :mod:`pipeline.ranges`,
   :mod:`pipeline.text`;
 * :mod:`pipeline.poker`: pure evaluation, cards and the keys of every hand
-  (:mod:`pipeline.poker.larvis`, :mod:`pipeline.poker.holdem`), best five,
+  (:mod:`pipeline.poker.larvis`, :mod:`pipeline.poker.holdem`,
+  :mod:`pipeline.poker.omaha`, :mod:`pipeline.poker.shortdeck`), best five,
   descriptions, exact counts;
 * :mod:`pipeline.games`: the game interface and each game's rules;
 * :mod:`pipeline.hands`: the poker facts of recorded hands, whatever their
