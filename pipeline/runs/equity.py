@@ -181,9 +181,10 @@ def equities(deals: Deals, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exa
     check_samples(samples)
     if chunk < 1:
         raise UsageError(f"chunk must be at least 1, got {chunk}")
-    if game is not None and not isinstance(game, holdem.Holdem):
-        return _game_equities(deals, game, samples=samples, seed=seed, exact=exact, chunk=chunk,
-                              on_progress=on_progress)
+    played = holdem.GAME if game is None else game
+    # Hold'em's run-outs are scored by its own tables; another game's by its pot keys.
+    share, unit = (_share_sums, SPLIT_UNIT) if isinstance(played, holdem.Holdem) else \
+        (partial(_pot_share_sums, played), POT_UNIT)
     n, seat_count = deals.seated.shape
     equity = np.full((n, seat_count), np.nan)
     se = np.full((n, seat_count), np.nan)
@@ -191,55 +192,16 @@ def equities(deals: Deals, *, samples: int = DEFAULT_SAMPLES, seed: int = 0, exa
     exact_rows = np.ones(n, dtype=bool)
     if not n:
         return Equity(equity, se, runouts, exact_rows)
-    players = deals.seated.sum(axis=1)
-    board_size = deals.board_size
+    players, board_size, deck = deals.seated.sum(axis=1), deals.board_size, played.deck()
     # Seated hands first, in seat order: a deal of m players is scored as
     # seats 0..m-1 and put back where they sit.
     order = np.argsort(~deals.seated, axis=1, kind="stable")
     holes = np.take_along_axis(deals.holes, order[:, :, None], axis=1)
-    groups = []  # deals of one board size and player count, and the run-outs of each
-    for size in BOARD_SIZES:
-        for count in range(1, seat_count + 1):
-            rows = np.flatnonzero((board_size == size) & (players == count))
-            if rows.size:
-                sampled = size == 0 and not exact
-                live = cards.DECK_SIZE - size - 2 * count
-                total = samples if sampled else comb(live, BEST_OF - size)
-                groups.append((size, count, rows, sampled, live, total))
-    progress = _Progress(on_progress, sum(len(rows) * total for *_, rows, _, _, total in groups))
-    for size, count, rows, sampled, live, total in groups:
-        picks = _sample_stream(live, seed) if sampled else \
-            partial(_picks_slice, _all_picks(live, BEST_OF - size))
-        totals, squares = _share_sums(deals.board[rows, :size], holes[rows, :count], picks, total,
-                                      squares=sampled, chunk=chunk, progress=progress)
-        seats = order[rows, :count]
-        mean = totals / (SPLIT_UNIT * total)
-        place = (rows[:, None], seats)
-        equity[place] = mean
-        runouts[rows] = total
-        if squares is not None:  # sampled: sums of squares give the standard error
-            exact_rows[rows] = False
-            variance = (squares / SPLIT_UNIT ** 2 - total * mean ** 2) / (total - 1)
-            se[place] = np.sqrt(np.maximum(variance, 0) / total)
-    return Equity(equity, se, runouts, exact_rows)
-
-
-def _game_equities(deals: Deals, game: BoardGame, *, samples: int, seed: int, exact: bool, chunk: int,
-                   on_progress: Callable[[int, int], None] | None) -> Equity:
-    """:func:`equities` of a game other than hold'em, through its pot keys: deals grouped by
-    board size, players and hole cards, each group's run-outs scored a chunk at a time."""
-    n, seat_count = deals.seated.shape
-    equity, se = np.full((n, seat_count), np.nan), np.full((n, seat_count), np.nan)
-    runouts, exact_rows = np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool)
-    if not n:
-        return Equity(equity, se, runouts, exact_rows)
-    players, board_size, deck = deals.seated.sum(axis=1), deals.board_size, game.deck()
-    order = np.argsort(~deals.seated, axis=1, kind="stable")
-    holes = np.take_along_axis(deals.holes, order[:, :, None], axis=1)
-    groups = []
-    for key in sorted(set(zip(board_size.tolist(), players.tolist(), deals.hole_count.tolist()))):
-        size, count, width = key
-        rows = np.flatnonzero((board_size == size) & (players == count) & (deals.hole_count == width))
+    # A row the parse refused counts no hole cards: it is run out as the widest hand the game deals.
+    widths = np.where(deals.hole_count > 0, deals.hole_count, deals.holes.shape[2])
+    groups = []  # deals of one board size, player count and hole cards, and the run-outs of each
+    for size, count, width in sorted(set(zip(board_size.tolist(), players.tolist(), widths.tolist()))):
+        rows = np.flatnonzero((board_size == size) & (players == count) & (widths == width))
         sampled = size == 0 and not exact
         live = len(deck) - size - width * count
         total = samples if sampled else comb(live, BEST_OF - size)
@@ -248,14 +210,15 @@ def _game_equities(deals: Deals, game: BoardGame, *, samples: int, seed: int, ex
     for size, count, width, rows, sampled, live, total in groups:
         picks = _sample_stream(live, seed) if sampled else \
             partial(_picks_slice, _all_picks(live, BEST_OF - size))
-        totals, squares = _pot_share_sums(game, deals.board[rows, :size], holes[rows, :count, :width], picks,
-                                          total, squares=sampled, chunk=chunk, progress=progress)
+        totals, squares = share(deals.board[rows, :size], holes[rows, :count, :width], picks, total,
+                                squares=sampled, chunk=chunk, progress=progress)
+        mean = totals / (unit * total)
         place = (rows[:, None], order[rows, :count])
-        mean = totals / (POT_UNIT * total)
-        equity[place], runouts[rows] = mean, total
-        if squares is not None:
+        equity[place] = mean
+        runouts[rows] = total
+        if squares is not None:  # sampled: sums of squares give the standard error
             exact_rows[rows] = False
-            variance = (squares / POT_UNIT ** 2 - total * mean ** 2) / (total - 1)
+            variance = (squares / unit ** 2 - total * mean ** 2) / (total - 1)
             se[place] = np.sqrt(np.maximum(variance, 0) / total)
     return Equity(equity, se, runouts, exact_rows)
 
