@@ -47,15 +47,6 @@ GAME = holdem.Holdem.name
 GAMES = model.VOCABULARIES["game"]
 #: The games a hand history is scored in, as a reason names them.
 GAMES_TEXT = "hold'em, Omaha, Omaha hi-lo or short-deck"
-
-
-def unknown_game(name: str) -> str:
-    """The reason a hand of a game pokerpipe does not score (stud, razz, draw) is rejected.
-
-    >>> unknown_game("'Razz Limit'")
-    "game 'Razz Limit' is not one pokerpipe scores (hold'em, Omaha, Omaha hi-lo or short-deck)"
-    """
-    return f"game {name} is not one pokerpipe scores ({GAMES_TEXT})"
 EXPECTED = deals.EXPECTED_COLUMN
 #: Columns that trace a row back to its hand, carried into the winners; a format
 #: without one of them leaves it empty.  ``game`` is also what the row is scored as.
@@ -79,6 +70,15 @@ NOT_CHECKED = ("inconsistent_record", "unknown_stacks", "side_pots", "cashed_out
 SETTLED_BY_SITE = "settled_by_site"
 #: What a venue's hands count: the records checked, and those not checked by kind.
 VENUE_COUNTS = ("checked", *(f"not_checked_{name}" for name in NOT_CHECKED))
+
+
+def unknown_game(name: str) -> str:
+    """The reason a hand of a game pokerpipe does not score (stud, razz, draw) is rejected.
+
+    >>> unknown_game("'Razz Limit'")
+    "game 'Razz Limit' is not one pokerpipe scores (hold'em, Omaha, Omaha hi-lo or short-deck)"
+    """
+    return f"game {name} is not one pokerpipe scores ({GAMES_TEXT})"
 
 
 def reason_key(name: str, reason: str) -> str:

@@ -57,8 +57,7 @@ def _by_hole_count(deals: Deals, score: _DealScorer, dtype: type[np.integer]) ->
     keys = np.zeros((holes.shape[1], len(deals.board)), dtype=dtype)
     counts = np.unique(deals.hole_count)
     if len(counts) == 1:  # the usual batch: one count, no gather
-        k = int(counts[0]) if len(counts) else omaha.HOLE_SIZES[0]
-        keys[:] = score(deals.board, holes[:, :, :k])
+        keys[:] = score(deals.board, holes[:, :, :int(counts[0])])
         return keys
     for k in counts.tolist():
         rows = np.flatnonzero(deals.hole_count == k)
