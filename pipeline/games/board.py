@@ -18,6 +18,7 @@ hi-lo game's low half); each game is still one module of its own.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -86,21 +87,21 @@ class BoardGame(base.Game):
             return self
         return type(self)(hole_cards=hole_cards)
 
+    @abstractmethod
     def seat_keys(self, deals: Deals) -> NDArray[np.int16]:
         """The key of every seat of valid deals, seat-major (seats, n); any value at an empty seat."""
-        raise NotImplementedError
 
+    @abstractmethod
     def key_categories(self, keys: NDArray[np.int16]) -> NDArray[np.int8]:
         """The category code of each key, an index into :attr:`categories` (any shape)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def best_columns(self, deals: Deals, keys: NDArray[np.int16],
                      seats: tuple[str, ...]) -> list[dict[str, pa.Array]]:
         """The ``pN_best`` and ``pN_hand`` columns of every seat, for ``--best-five``.
 
         ``keys`` is seat-major (seats, n), 0 at an empty seat.
         """
-        raise NotImplementedError
 
     def receivers(self, deals: Deals, keys: NDArray[np.int16], high: NDArray[np.uint16]
                   ) -> tuple[NDArray[np.uint16], dict[str, pa.Array], list[dict[str, pa.Array]]]:
@@ -113,10 +114,12 @@ class BoardGame(base.Game):
         return high, {}, []
 
     def prepare(self) -> None:
-        # One deal of the shortest hole cards, with a flush, builds every table a deal's keys use.
-        board = self.deck()[-BEST_OF - self.shape.hole_sizes[0]:]
-        holes = board[BEST_OF:][None, None]
-        parsed = Deals(board[None, :BEST_OF], holes, np.ones((1, 1), bool), np.full(1, None, object),
+        # One deal of the shortest hole cards, all of one suit (a flush), builds every table a
+        # deal's keys use, the flush tables included.
+        deck = self.deck()
+        dealt = deck[deck % 4 == 0][:BEST_OF + self.shape.hole_sizes[0]]
+        holes = dealt[BEST_OF:][None, None]
+        parsed = Deals(dealt[None, :BEST_OF], holes, np.ones((1, 1), bool), np.full(1, None, object),
                        np.full(1, -1, np.int8), np.array([holes.shape[2]], np.int8))
         self.seat_keys(parsed)
 
