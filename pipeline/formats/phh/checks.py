@@ -332,9 +332,7 @@ def _miscounted(count: int, variant: str) -> str:
     ('3 hole cards, expected 4, 5 or 6 (PO)', '4 hole cards, expected 2 (NT)')
     """
     row = _CODES.index(variant) if variant in _CODES else _UNREAD
-    sizes = [str(size) for size in _SHAPES[row].hole_sizes]
-    expected = sizes[0] if len(sizes) == 1 else f"{', '.join(sizes[:-1])} or {sizes[-1]}"
-    return f"{count} hole cards, expected {expected} ({variant})"
+    return f"{count} hole cards, expected {deals.counts_text(_SHAPES[row].hole_sizes)} ({variant})"
 
 
 def _same_counts(actions: Actions, hole: NDArray[np.bool_], rejections: Rejections
