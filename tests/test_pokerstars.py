@@ -613,7 +613,8 @@ def test_a_folder_mixing_pokerstars_phh_and_csv(tmp_path: Path) -> None:
     formats = [i["format"] for i in summary["inputs"]]
     assert sorted(formats) == ["csv", "phh", "pokerstars", "pokerstars"]
     assert [entry["file"] for entry in summary["skipped_inputs"]] == [str(folder / "notes.txt")]
-    assert "not a contest file or a PokerStars hand history" in summary["skipped_inputs"][0]["reason"]
+    reason = summary["skipped_inputs"][0]["reason"]
+    assert "not a contest file or a hand history of " in reason and "PokerStars" in reason
     assert len(notices) == 1 and notices[0].startswith(str(folder / "notes.txt"))
     assert summary["rows_read"] == 1 + 73 + 32 + 10
     assert summary["rows_read"] == (summary["rows_scored"] + summary["rows_without_showdown"]

@@ -217,7 +217,7 @@ def _expanded(patterns: Sequence[str | os.PathLike[str]],
                 inside = _folder_files(match, notice)
                 if not inside:
                     raise InputError(f"{shown(str(match), None, quote=False)}: folder holds no CSV, "
-                                     f"Parquet, contest, PHH or PokerStars file")
+                                     f"Parquet, contest, PHH or site log")
                 yield from ((path, False) for path in inside)
             else:
                 yield match, named

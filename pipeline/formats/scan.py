@@ -6,7 +6,8 @@ package.
 This module owns what every text format of hand histories does before it parses anything:
 reading a file a block at a time into one buffer, after the bytes the last block left over;
 leaving out the byte-order mark (:data:`BOM`) that may open the file; finding the line ends
-(:func:`line_ends`); and cutting the text where its last hand starts, so that no hand is cut and
+(:func:`line_ends`); line ends made ``\n`` and the marks of sessions pasted together left
+out (:func:`tidy`); and cutting the text where its last hand starts, so that no hand is cut and
 memory is bounded by a chunk, not by the file (:func:`chunks`).  A format says where its hands
 start (a table header, a header line) and, if it must, how a block is tidied before it is cut
 (its line ends); it parses the chunks, this module never does.  The pure helpers it builds on
@@ -25,6 +26,7 @@ from numpy.typing import NDArray
 
 #: The byte-order mark some editors and sites write before UTF-8 text; left out where a file opens.
 BOM = b"\xef\xbb\xbf"
+_RETURN = ord("\r")
 
 #: Where the last hand of a text starts, given the text and its line ends (:func:`line_ends`);
 #: 0 when no hand starts after its first byte (the text is read on).
@@ -121,6 +123,22 @@ def chunks(stream: pa.NativeFile, last_start: LastStart, *, size: int, first_siz
             return
         # The carry is copied out: the chunk need not wait for the next one to be freed.
         carry = np.concatenate([text[cut:], held]) if len(held) else text[cut:].copy()
+
+def tidy(text: NDArray[np.uint8], end: bool) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """A block of a log as it is read: line ends ``\\n`` (from ``\\r\\n`` and a lone ``\\r`` too), and
+    no byte-order mark after one (sessions pasted together keep their marks); and a ``\\r`` that
+    ends a block that is not the file's end, held back for the next block, so that a ``\\r\\n``
+    split between the two stays one line end."""
+    held = text[len(text):]
+    if not end and len(text) and text[-1] == _RETURN:
+        text, held = text[:-1], text[-1:]
+    if (text == _RETURN).any():
+        text = np.frombuffer(text.tobytes().replace(b"\r\n", b"\n").replace(b"\r", b"\n"), dtype=np.uint8)
+    if len(text) and text.max() >= BOM[0]:
+        raw = text.tobytes()
+        if b"\n" + BOM in raw:
+            text = np.frombuffer(raw.replace(b"\n" + BOM, b"\n"), dtype=np.uint8)
+    return text, held
 
 
 def _read_after(carry: NDArray[np.uint8], stream: pa.NativeFile, size: int) -> NDArray[np.uint8]:

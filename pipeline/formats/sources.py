@@ -262,11 +262,3 @@ class Site:
     read_batches: Callable[..., Iterator[Batch]]
     read_pending: Callable[..., Iterator[PendingBatch]]
 
-    @property
-    def described(self) -> str:
-        """How an error names the site's logs.
-
-        >>> Site("x", "PokerStars", (".txt",), bool, iter, iter).described
-        'a PokerStars hand history'
-        """
-        return f"a {self.venue} hand history"

@@ -51,10 +51,16 @@ def detect(path: Path) -> Site | None:
 def described(suffix: str) -> str:
     """How an error names the site logs a file of ``suffix`` could be, "" for none.
 
-    >>> described(".txt"), described(".csv")
-    (' or a PokerStars hand history', '')
+    >>> described(".csv")
+    ''
+    >>> described(".txt").startswith(" or a hand history of ") and "PokerStars" in described(".txt")
+    True
     """
-    return "".join(f" or {site.described}" for site in SITES if suffix in site.suffixes)
+    venues = sorted({site.venue for site in SITES if suffix in site.suffixes}, key=str.lower)
+    if not venues:
+        return ""
+    return " or a hand history of " + (venues[0] if len(venues) == 1 else
+                                       ", ".join(venues[:-1]) + " or " + venues[-1])
 
 
 def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:

@@ -72,7 +72,8 @@ from numpy.typing import NDArray
 from pipeline.errors import InputError
 from pipeline.formats import scan
 from pipeline.formats.histories import batch_of
-from pipeline.formats.sites.pokerstars.lines import Lines, last_start, lines_of, tidy
+from pipeline.formats.scan import tidy
+from pipeline.formats.sites.pokerstars.lines import Lines, last_start, lines_of
 from pipeline.formats.sites.pokerstars.record import VENUE, parse
 from pipeline.formats.sources import Batch, PendingBatch, Site, Source, format_suffix
 from pipeline.hands.audit import settle
@@ -202,7 +203,7 @@ def _chunks(source: Source) -> Iterator[_Chunk]:
 def _pieces(source: Source) -> Iterator[tuple[NDArray[np.uint8], int, NDArray[np.intp]]]:
     """Whole hands of a source, a chunk at a time (:func:`pipeline.formats.scan.chunks`, cut at the
     last line matching :data:`HAND_START`), with line ends ``\\n`` and no byte-order mark
-    (:func:`pipeline.formats.sites.pokerstars.lines.tidy`).
+    (:func:`pipeline.formats.scan.tidy`).
 
     Yields (text, number of its first line, where its ``\\n`` are).
     """

@@ -8,7 +8,7 @@ This module owns the reading of PokerStars text without the rules of the
 format (what is rejected, what an action is, who is dealt in, the outcomes:
 :mod:`~pipeline.formats.sites.pokerstars.record`), and without what any one line of
 the site says (:mod:`~pipeline.formats.sites.pokerstars.fields`): a block of a log
-tidied (:func:`tidy`) and cut where its last hand starts (:func:`last_start`);
+tidied (:func:`pipeline.formats.scan.tidy`) and cut where its last hand starts (:func:`last_start`);
 the chunk's text as bytes and as 64-bit little-endian words at every offset
 (:class:`Bytes`, to test many lines for a fixed text at once in numpy); the
 text cut into lines, hands and sections (:class:`Lines`) and the first fault
@@ -40,21 +40,6 @@ STREETS = tuple((f"*** {run}{name} ***", street) for street, name in enumerate((
                 for run in ("", "FIRST ", "SECOND "))
 
 
-def tidy(text: NDArray[np.uint8], end: bool) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
-    """A block of a log as it is read: line ends ``\\n`` (from ``\\r\\n`` and a lone ``\\r`` too), and
-    no byte-order mark after one (sessions pasted together keep their marks); and a ``\\r`` that
-    ends a block that is not the file's end, held back for the next block, so that a ``\\r\\n``
-    split between the two stays one line end."""
-    held = text[len(text):]
-    if not end and len(text) and text[-1] == RETURN:
-        text, held = text[:-1], text[-1:]
-    if (text == RETURN).any():
-        text = np.frombuffer(text.tobytes().replace(b"\r\n", b"\n").replace(b"\r", b"\n"), dtype=np.uint8)
-    if len(text) and text.max() >= scan.BOM[0]:
-        raw = text.tobytes()
-        if b"\n" + scan.BOM in raw:
-            text = np.frombuffer(raw.replace(b"\n" + scan.BOM, b"\n"), dtype=np.uint8)
-    return text, held
 
 
 def last_start(text: NDArray[np.uint8], newlines: NDArray[np.intp], *, start: re.Pattern[bytes]) -> int:

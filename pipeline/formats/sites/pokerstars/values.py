@@ -5,6 +5,9 @@ Layer: formats and I/O (:mod:`pipeline.formats`); imports
 codes (:mod:`pipeline.hands.record`), the card notation and the foundation modules, numpy and
 pyarrow.
 
+The values every site writes alike (the currency signs, levels, repeated texts, chips as a column,
+cards) are :mod:`pipeline.formats.logs.values`', named here for this package's modules.
+
 This module owns the reading of a field's text once it is found: amounts (:func:`amounts` over
 strings, :func:`amounts_at` in the bytes), the blinds (or a button blind) and currency of the
 stakes (:func:`stakes`, :data:`SIGNS`), times with their zones (:func:`utc_times`), tournament
@@ -22,18 +25,15 @@ import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from pipeline.arrays import as_mask
-from pipeline.formats.sites.pokerstars.lines import ZERO, Bytes, digits, take
+from pipeline.formats.logs.values import SIGNS, board_codes, distinct, floats, level_number, put_cards
+from pipeline.formats.sites.pokerstars.lines import ZERO, Bytes, digits
 from pipeline.hands import times
-from pipeline.hands.record import NO_CARD, UNKNOWN_CARD
-from pipeline.poker.notation import card_matrix
-from pipeline.text import text_lengths
 
 # The bytes of the currency signs an amount may open with.
 _SIGNS = [sign.encode() for sign in "$€£¥"]
 
-
-#: The currency each sign stands for, where the stakes write no code.
-SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY"}
+__all__ = ["SIGNS", "amounts", "amounts_at", "board_codes", "buy_in", "distinct", "floats", "level_number",
+           "put_cards", "stakes", "utc_times"]
 
 
 def stakes(texts: pa.Array,
@@ -146,22 +146,8 @@ def utc_times(texts: pa.Array) -> tuple[pa.Array, pa.Array]:
     return times.utc(local, zones), zones
 
 
-_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
 
-def level_number(text: str) -> int | None:
-    """A tournament level as written, in roman numerals or digits, as a number; None if neither.
-
-    >>> level_number("IV"), level_number("XIX"), level_number("12"), level_number("?")
-    (4, 19, 12, None)
-    """
-    if text.isdigit():
-        return int(text)
-    if not text or any(letter not in _ROMAN for letter in text):
-        return None
-    values = [_ROMAN[letter] for letter in text]
-    # A numeral before a greater one is taken away (IV is 4), else added.
-    return sum(-value if value < after else value for value, after in zip(values, [*values[1:], 0]))
 
 
 def buy_in(text: str) -> float:
@@ -171,58 +157,8 @@ def buy_in(text: str) -> float:
     return float(amounts(pa.array(text.split(" ")[0].split("+"), pa.string())).sum())
 
 
-def distinct(strings: pa.Array) -> tuple[list[str], NDArray[np.int64]]:
-    """The different texts of ``strings`` (each once: stakes, games, levels recur), and the index of
-    each string's among them, ``len(texts)`` for a null: ``values[codes]`` with one more value for
-    a null is then a value per string."""
-    encoded = strings.dictionary_encode()
-    texts: list[str] = encoded.dictionary.to_pylist()
-    return texts, encoded.indices.fill_null(len(texts)).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
-def floats(values: NDArray[np.float64]) -> pa.Array:
-    """Chips as a float64 column, null where NaN (the text does not say)."""
-    return pa.array(values, pa.float64(), mask=np.isnan(values))
 
 
-def put_cards(holes: NDArray[np.uint8], hand: NDArray[np.int64], slot: NDArray[np.int64],
-              cards: pa.Array, dealt: NDArray[np.int64]) -> None:
-    """Write the hole cards ``cards`` (texts of one card or more) at each (hand, slot) of ``holes``, a
-    (hands, slots, K) uint8 array of card codes whose hand deals a player ``dealt[hand]`` cards: the
-    cards seen first, the rest of those dealt unknown.  A text of more cards than the hand deals, or
-    that is not cards, writes nothing.
 
-    Texts of each number of cards as the site writes them (``Ah Kd``: two, ``Ah``: one) are read
-    apart, so that none meets another's layout (which would send a whole column to
-    :func:`card_matrix`'s slow path); the few of another layout are tried as each number."""
-    length = text_lengths(cards)
-    width = holes.shape[2]
-    count = (length + 1) // 3
-    laid_out = (length == 3 * count - 1) & (count >= 1) & (count <= width)
-    groups = [(cards_seen, np.flatnonzero(laid_out & (count == cards_seen)))
-              for cards_seen in range(1, width + 1)]
-    other = np.flatnonzero((length > 0) & ~laid_out)
-    if len(other):
-        groups += [(cards_seen, other) for cards_seen in range(1, width + 1)]
-    for cards_seen, rows in groups:
-        if not len(rows):
-            continue
-        codes, _, known = card_matrix(take(cards, rows), cards_seen)
-        fits = known & (cards_seen <= dealt[hand[rows]])
-        at_hand, at_slot = hand[rows[fits]], slot[rows[fits]]
-        holes[at_hand, at_slot, :cards_seen] = codes[fits]
-        if cards_seen < width:  # the cards not seen: unknown up to the slot's last, none past it
-            holes[at_hand, at_slot, cards_seen:] = np.where(
-                np.arange(cards_seen, width) < dealt[at_hand][:, None], UNKNOWN_CARD, NO_CARD)
-
-
-def board_codes(board: pa.Array) -> NDArray[np.uint8]:
-    """(len(board), 5) uint8: each board's cards (texts, "" for none) as codes, NO_CARD past its last
-    card, UNKNOWN_CARD for a board that is not cards."""
-    codes = np.full((len(board), 5), NO_CARD, dtype=np.uint8)
-    count = (text_lengths(board) + 1) // 3
-    for cards in range(1, 6):
-        rows = np.flatnonzero(count == cards)
-        found, _, known = card_matrix(take(board, rows), cards)
-        codes[rows, :cards] = np.where(known[:, None], found, UNKNOWN_CARD)
-    return codes

@@ -1,0 +1,190 @@
+"""A chunk of a site's log as lines and hands, each line classified by the first rule that matches it.
+
+Layer: formats and I/O (:mod:`pipeline.formats`); imports the foundation modules
+(:mod:`pipeline.text`, :mod:`pipeline.arrays`), numpy and pyarrow, nothing else of the package.
+
+This module owns the reading of a log's text without any site's words: the chunk cut into lines
+(:class:`LogLines`: each line's text without its line end and trailing spaces, and its hand, a
+hand starting at each line the site's start pattern matches), and the classification of its lines
+(:func:`classify`): patterns tried in order, each over the lines no pattern before it took, as one
+pyarrow kernel call over a column of lines (RE2, in C++), so that the cost is per pattern, not per
+line.  What a pattern captures is kept as columns of strings, per kind of line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from numpy.typing import NDArray
+
+from pipeline.arrays import as_mask
+from pipeline.text import spans
+
+SPACE, NEWLINE = ord(" "), ord("\n")
+
+
+class LogLines:
+    """A chunk of whole hands cut into lines, and the lines into hands.
+
+    Attributes
+    ----------
+    lines : pyarrow LargeStringArray of shape (n,)
+        Each line's text, without its line end and the spaces before it.
+    line_start : ndarray of shape (n,), dtype int64
+        Where each line starts in the chunk's text.
+    hand_of : ndarray of shape (n,), dtype int64
+        The hand of each line, -1 for lines before the first hand starts.
+    starts : ndarray of shape (hands,), dtype int64
+        The line each hand starts at.
+    blank : ndarray of shape (n,), dtype bool
+        The line holds nothing but spaces.
+    """
+
+    def __init__(self, piece: NDArray[np.uint8] | bytes, newlines: NDArray[np.intp], hand_start: str) -> None:
+        data = np.frombuffer(piece, dtype=np.uint8) if isinstance(piece, bytes) else piece
+        size = len(data)
+        starts = np.concatenate([[0], newlines + 1]).astype(np.int64)
+        ends = np.concatenate([newlines, [size]]).astype(np.int64)
+        if len(starts) > 1 and starts[-1] >= size:  # the text ends with "\n": no line after it
+            starts, ends = starts[:-1], ends[:-1]
+        # Trailing spaces are no part of what a line says ("Dealt to Hero " and "Dealt to Hero").
+        trimmed = ends.copy()
+        while True:
+            has = (trimmed > starts) & (data[np.maximum(trimmed - 1, 0)] == SPACE)
+            if not has.any():
+                break
+            trimmed -= has
+        self.line_start, self.n = starts, len(starts)
+        self.blank = trimmed == starts
+        self.lines = spans(pa.py_buffer(data), starts, trimmed)
+        started = as_mask(pc.match_substring_regex(self.lines, f"^(?:{hand_start})"))
+        self.hand_of = np.cumsum(started) - 1
+        self.starts = np.flatnonzero(started)
+        self.hands = len(self.starts)
+
+    def take(self, rows: NDArray[np.int64]) -> pa.Array:
+        """The lines at ``rows``."""
+        return self.lines.take(pa.array(rows, pa.int64()))
+
+    def texts(self, rows: NDArray[np.int64]) -> list[str]:
+        """The lines at ``rows`` as Python strings (for messages)."""
+        found: list[str] = self.take(rows).to_pylist()
+        return found
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One pattern a line may match: the kind of line it makes, its RE2 text (the whole line, named
+    groups for its fields), and the lines it is tried on: those starting with ``prefix`` and holding
+    ``contains`` ("" for any), in the part of the hand ``where`` says (``"any"``, ``"body"``: before
+    the summary, ``"summary"``: after the line that opens it)."""
+
+    kind: str
+    pattern: str
+    prefix: str = ""
+    contains: str = ""
+    where: str = "any"
+
+
+@dataclass
+class Found:
+    """The lines of one kind, in line order: their rows (shape (k,)) and what their patterns captured,
+    a column of k strings per group name (null where the line's pattern has no such group)."""
+
+    rows: NDArray[np.int64]
+    fields: dict[str, pa.Array]
+
+    def field(self, name: str) -> pa.Array:
+        """The column of group ``name``, all null where no pattern of the kind has it."""
+        return self.fields.get(name, pa.nulls(len(self.rows), pa.large_string()))
+
+    def has(self, name: str) -> NDArray[np.bool_]:
+        """(k,) bool: group ``name`` captured a text that is not empty."""
+        column = self.field(name)
+        return as_mask(pc.and_(column.is_valid(), pc.not_equal(column, "")))
+
+
+def classify(lines: LogLines, rules: Sequence[Rule], summary_kind: str
+             ) -> tuple[dict[str, Found], NDArray[np.bool_], NDArray[np.int64]]:
+    """Classify the lines of every hand by the first of ``rules`` that matches each.
+
+    Blank lines are nothing.  ``summary_kind`` is the kind of the line that opens a hand's summary:
+    its rules are tried first, then the others in order; the rules ``where="summary"`` are tried only
+    on the lines after it, ``"body"`` only on those before.
+
+    Returns
+    -------
+    found : dict of str to Found
+        The lines of each kind, with their captures.
+    understood : ndarray of shape (n,), dtype bool
+        A pattern took the line (blank lines and those before the first hand count as taken).
+    summary_at : ndarray of shape (hands,), dtype int64
+        The line that opens each hand's summary, ``n`` for none.
+    """
+    n = lines.n
+    kind_of = np.full(n, -1, dtype=np.int64)
+    taken = lines.blank | (lines.hand_of < 0)
+    summary_at = np.full(lines.hands, n, dtype=np.int64)
+    captured: dict[str, list[tuple[NDArray[np.int64], dict[str, pa.Array]]]] = {}
+    # The summary's opening line is found first: where each pattern may be tried depends on it.
+    ordered = sorted(range(len(rules)), key=lambda i: rules[i].kind != summary_kind)
+    for index in ordered:
+        rule = rules[index]
+        rows = np.flatnonzero(~taken)
+        if rule.where != "any" and len(rows):
+            after = rows > summary_at[lines.hand_of[rows]]
+            rows = rows[after if rule.where == "summary" else ~after]
+        if not len(rows):
+            continue
+        candidates = lines.take(rows)
+        if rule.prefix or rule.contains:
+            keep = np.ones(len(rows), dtype=bool)
+            if rule.prefix:
+                keep &= as_mask(pc.starts_with(candidates, rule.prefix))
+            if rule.contains:
+                keep &= as_mask(pc.match_substring(candidates, rule.contains))
+            rows = rows[keep]
+            if not len(rows):
+                continue
+            candidates = candidates.filter(pa.array(keep))
+        got = pc.extract_regex(candidates, f"^(?:{rule.pattern})$") if _has_groups(rule.pattern) else None
+        matched = (as_mask(got.is_valid()) if got is not None
+                   else as_mask(pc.match_substring_regex(candidates, f"^(?:{rule.pattern})$")))
+        if not matched.any():
+            continue
+        hit = rows[matched]
+        taken[hit] = True
+        kind_of[hit] = index
+        fields: dict[str, pa.Array] = {}
+        if got is not None:
+            picked = got.filter(pa.array(matched))
+            for position in range(picked.type.num_fields):
+                fields[picked.type.field(position).name] = picked.field(position)
+        captured.setdefault(rule.kind, []).append((hit, fields))
+        if rule.kind == summary_kind:
+            hands = lines.hand_of[hit]
+            np.minimum.at(summary_at, hands, hit)
+    return {kind: _merged(parts) for kind, parts in captured.items()}, taken, summary_at
+
+
+def _has_groups(pattern: str) -> bool:
+    """Whether an RE2 pattern names a group (extract_regex needs one)."""
+    return "(?P<" in pattern
+
+
+def _merged(parts: list[tuple[NDArray[np.int64], dict[str, pa.Array]]]) -> Found:
+    """The lines of one kind found by several patterns, in line order, their groups side by side."""
+    names = sorted({name for _, fields in parts for name in fields})
+    rows = np.concatenate([hit for hit, _ in parts])
+    columns = {name: pa.concat_arrays([fields[name].cast(pa.large_string()) if name in fields
+                                       else pa.nulls(len(hit), pa.large_string()) for hit, fields in parts])
+               for name in names}
+    order = np.argsort(rows, kind="stable")
+    if len(parts) > 1:
+        taken = pa.array(order, pa.int64())
+        columns = {name: column.take(taken) for name, column in columns.items()}
+    return Found(rows=rows[order], fields=columns)

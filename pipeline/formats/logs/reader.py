@@ -1,0 +1,155 @@
+"""A site's files: told apart by their first line, read in chunks of whole hands, as a Site.
+
+Layer: formats and I/O (:mod:`pipeline.formats`); imports :mod:`~pipeline.formats.logs.lines`,
+:mod:`~pipeline.formats.logs.grammar`, :mod:`~pipeline.formats.scan`,
+:mod:`~pipeline.formats.sources`, :mod:`~pipeline.formats.histories` and the hands layer.
+
+This module owns what a site module exports, the same for every site read by a grammar
+(:func:`site_of`): whether a file is the site's log (:func:`is_log`: its first line, a byte-order
+mark left out), and its readers.  A file is read in chunks of whole hands (:data:`CHUNK_BYTES`,
+cut where the last hand starts: memory is bounded by the chunk), each parsed by the first batch of
+it loaded, on whichever thread loads it, so that several cores share one file.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+from numpy.typing import NDArray
+
+from pipeline.errors import InputError
+from pipeline.formats import scan
+from pipeline.formats.histories import batch_of
+from pipeline.formats.logs.grammar import Grammar, read
+from pipeline.formats.logs.lines import LogLines
+from pipeline.formats.sources import Batch, PendingBatch, Site, Source, format_suffix
+from pipeline.hands.audit import settle
+from pipeline.hands.model import hand_key
+from pipeline.hands.record import Record
+from pipeline.text import repair_utf8
+
+#: Bytes read at a time, cut at the last hand start: what one parse holds at once.
+CHUNK_BYTES = 1 << 23
+#: The file names a site's logs have (before a compression suffix).
+SUFFIXES = (".txt",)
+#: Bytes of a file read to tell its format: its first line.
+HEAD_BYTES = 512
+
+
+def first_line(path: Path) -> str | None:
+    """The first line of a ``.txt`` file (plain or compressed), a byte-order mark left out; None
+    for a file that cannot be read or is not text."""
+    suffix, compression = format_suffix(path)
+    if suffix not in SUFFIXES:
+        return None
+    try:
+        with pa.input_stream(str(path), compression=compression) as stream:
+            head: bytes = stream.read(HEAD_BYTES)
+    except (pa.ArrowException, OSError):
+        return None
+    return head.removeprefix(scan.BOM).split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", errors="replace")
+
+
+def is_log(grammar: type[Grammar], path: Path) -> bool:
+    """Whether a ``.txt`` file starts with a hand of ``grammar``'s site."""
+    line = first_line(path)
+    return line is not None and re.match(grammar.hand_start, line) is not None
+
+
+def last_start(text: NDArray[np.uint8], newlines: NDArray[np.intp], *, start: re.Pattern[bytes]) -> int:
+    """Where the last line that ``start`` matches begins, 0 if only at the text's start, or none:
+    the lines are looked at from the end, a few at a time, then twice as many."""
+    stop, window = len(newlines), 64
+    while stop > 0:
+        begin = max(stop - window, 0)
+        starts = (newlines[begin:stop] + 1).tolist()
+        ends = newlines[begin + 1:stop + 1].tolist()
+        ends += [len(text)] * (len(starts) - len(ends))
+        for at, end in zip(reversed(starts), reversed(ends)):
+            if at < len(text) and start.match(text[at:end].tobytes()):
+                return int(at)
+        stop, window = begin, 2 * window
+    return 0
+
+
+class _Chunk:
+    """Whole hands of a source, their lines found, parsed once by the first batch of them loaded."""
+
+    def __init__(self, grammar: type[Grammar], lines: LogLines, bad_lines: NDArray[np.int64], first: int,
+                 hands_before: int) -> None:
+        self.grammar, self.first_line, self.hands_before = grammar, first, hands_before
+        self.hands = lines.hands
+        self._found: tuple[LogLines, NDArray[np.int64]] | None = (lines, bad_lines)
+        self._parsed: tuple[Record, dict[str, pa.Array]] | None = None
+        self._lock = threading.Lock()
+
+    def records(self, begin: int, count: int) -> tuple[Record, dict[str, pa.Array]]:
+        """Hands ``begin`` to ``begin + count`` of the chunk, and their carried columns."""
+        with self._lock:
+            if self._parsed is None and self._found is not None:
+                self._parsed = read(self.grammar, *self._found, self.first_line, self.hands_before)
+                self._found = None
+        assert self._parsed is not None
+        record, carried = self._parsed
+        return (record.slice(begin, begin + count),
+                {name: column.slice(begin, count) for name, column in carried.items()})
+
+    def batch(self, source: Source, begin: int, count: int) -> Batch:
+        """The batch of hands ``begin`` to ``begin + count`` of the chunk."""
+        record, carried = self.records(begin, count)
+        return batch_of(settle(record), keys=hand_key(source.place, record.number), files=source.name,
+                        carried=carried, duplicates=source.duplicates)
+
+
+def _chunks(grammar: type[Grammar], source: Source) -> Iterator[_Chunk]:
+    """The hands of a source a chunk at a time, their lines found, not parsed."""
+    hands_before, line = 0, 1
+    start = re.compile(f"(?:{grammar.hand_start})".encode())
+    try:
+        with pa.input_stream(str(source.path), compression=source.compression) as stream:
+            last = partial(last_start, start=start)
+            for piece in scan.chunks(stream, last, size=CHUNK_BYTES, tidy=scan.tidy):
+                text, bad_lines = repair_utf8(piece.text)  # bytes replaced are never a "\n"
+                lines = LogLines(text, piece.newlines, grammar.hand_start)
+                chunk = _Chunk(grammar, lines, bad_lines, line, hands_before)
+                yield chunk
+                hands_before += chunk.hands
+                line += len(piece.newlines)
+    except (pa.ArrowException, OSError) as error:
+        raise InputError(f"{source.path}: cannot read past line {line} ({error})") from None
+
+
+def read_pending(grammar: type[Grammar], source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
+    """The batches of a source, each left for the thread that loads it to parse."""
+    for chunk in _chunks(grammar, source):
+        for begin in range(0, chunk.hands, batch_rows):
+            count = min(batch_rows, chunk.hands - begin)
+            yield PendingBatch(partial(chunk.batch, source, begin, count),
+                               last_row=chunk.hands_before + begin + count)
+
+
+def read_batches(grammar: type[Grammar], source: Source, *, batch_rows: int) -> Iterator[Batch]:
+    """The batches of a source of at most ``batch_rows`` hands, parsed as they are read.
+
+    Raises InputError naming the file when it cannot be read (a damaged archive)."""
+    for pending in read_pending(grammar, source, batch_rows=batch_rows):
+        yield pending.load()
+
+
+def read_records(grammar: type[Grammar], source: Source, *, batch_rows: int) -> Iterator[Record]:
+    """The Records of a source, at most ``batch_rows`` hands each: every hand, rejected ones too."""
+    for chunk in _chunks(grammar, source):
+        for begin in range(0, chunk.hands, batch_rows):
+            yield chunk.records(begin, min(batch_rows, chunk.hands - begin))[0]
+
+
+def site_of(grammar: type[Grammar]) -> Site:
+    """The :class:`~pipeline.formats.sources.Site` of a site read by ``grammar``."""
+    return Site(name=grammar.name, venue=grammar.venue, suffixes=SUFFIXES, detect=partial(is_log, grammar),
+                read_batches=partial(read_batches, grammar), read_pending=partial(read_pending, grammar))
