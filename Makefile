@@ -79,6 +79,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench_cores.py
 	$(BIN)/python bench/bench_phh.py
 	$(BIN)/python bench/bench_pokerstars.py
+	$(BIN)/python bench/bench_sites.py
 	$(BIN)/python bench/bench_files.py
 	$(BIN)/python bench/bench_players.py
 	$(BIN)/python bench/bench_equity.py

@@ -5,7 +5,7 @@ Layer: formats and I/O (:mod:`pipeline.formats`); imports
 format modules (:mod:`~pipeline.formats.csv_files`,
 :mod:`~pipeline.formats.parquet_files`,
 :mod:`~pipeline.formats.contest_files`, :mod:`~pipeline.formats.phh`,
-:mod:`~pipeline.formats.sites.pokerstars`), :mod:`~pipeline.formats.histories`,
+:mod:`~pipeline.formats.sites`), :mod:`~pipeline.formats.histories`,
 the games' registry and the foundation modules, never the runs or the
 command line.
 
@@ -21,8 +21,9 @@ in batches of bounded size:
 * contest files (the "Rhinoceros Beetle" format):
   :mod:`~pipeline.formats.contest_files`;
 * PHH hand histories: :mod:`pipeline.formats.phh`;
-* PokerStars hand histories (``.txt`` starting with a PokerStars header):
-  :mod:`pipeline.formats.sites.pokerstars`.
+* the sites' hand-history logs (``.txt``, told apart by their first line:
+  PokerStars, GGPoker, ...), each site a module of :mod:`pipeline.formats.sites`,
+  also inside ``.zip`` archives, read in place (:func:`_archived`).
 
 Every batch carries the data rows as a table of string columns, their row
 and line numbers, the raw text of each row, and the lines that could not
@@ -39,6 +40,7 @@ import errno
 import glob
 import os
 import stat
+import zipfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -47,6 +49,7 @@ from pathlib import Path
 from pipeline.errors import InputError
 from pipeline.formats import contest_files, csv_files, headers, histories, parquet_files, phh, sites
 from pipeline.formats.sources import (
+    ARCHIVE,
     DEFAULT_BATCH_ROWS,
     Batch,
     PendingBatch,
@@ -117,6 +120,9 @@ def find_sources(patterns: Sequence[str | os.PathLike[str]], *,
         if identity is not None:
             first_place[identity] = path
         try:
+            if format_suffix(path)[0] == ARCHIVE and status is not None:
+                sources += _archived(path, skipped, notice)
+                continue
             source = _opened(path, status)
             if not named:
                 _claimed_by_a_game(source)
@@ -131,6 +137,41 @@ def find_sources(patterns: Sequence[str | os.PathLike[str]], *,
         raise InputError(f"no input to read: {listed(entry['file'] for entry in skipped)} "
                          f"{'was' if len(skipped) == 1 else 'were'} skipped (see the lines above)")
     return Inputs(_grouped(sources), skipped)
+
+
+def _archived(path: Path, skipped: list[dict[str, str]], notice: Callable[[str], None]) -> list[Source]:
+    """The sites' logs inside a ``.zip`` archive (GGPoker's PokerCraft and other sites export them
+    so), each a source read from the archive in place, in the archive's order; every other member
+    is skipped with a notice.
+
+    Raises
+    ------
+    UnknownFormatError
+        The archive holds no site's log.
+    InputError
+        The archive cannot be read (damaged, or no zip archive).
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = [info for info in archive.infolist() if not info.is_dir()]
+    except (zipfile.BadZipFile, OSError) as error:
+        raise InputError(f"{shown(str(path), None, quote=False)}: cannot read the archive "
+                         f"({error})") from None
+    found: list[Source] = []
+    for info in members:
+        site = sites.detect(path, member=info.filename)
+        where = f"{path}/{info.filename}"
+        if site is None:
+            names = sites.venues(format_suffix(info.filename)[0])
+            reason = f"not a hand history of {names}" if names else "not a site's hand-history log"
+            skipped.append({"file": where, "reason": reason})
+            notice(f"{shown(where, None, quote=False)}: {reason}: skipped")
+            continue
+        found.append(Source(path, site.name, histories.COLUMNS, member=info.filename, given_as=where,
+                            size_found=info.file_size))
+    if not found:
+        raise UnknownFormatError(path, "an archive that holds no site's hand-history log")
+    return found
 
 
 #: One-hand files read together as one source, at most: a group of them is one pass of the
@@ -292,12 +333,12 @@ def _entries(folder: Path) -> list[_Entry]:
 def _history_suffix(path: Path) -> bool:
     """A name a hand history may have: ``.phh``, ``.phhs``, or ``.txt`` (a site's logs; its first
     line tells, see :func:`open_source`)."""
-    return phh.is_phh(path) or format_suffix(path)[0] in sites.SUFFIXES
+    return phh.is_phh(path) or format_suffix(path)[0] in (*sites.SUFFIXES, ARCHIVE)
 
 
 def _known_format(path: Path) -> bool:
     return format_suffix(path)[0] in \
-        csv_files.SUFFIXES + parquet_files.SUFFIXES + contest_files.SUFFIXES + phh.SUFFIXES
+        csv_files.SUFFIXES + parquet_files.SUFFIXES + contest_files.SUFFIXES + phh.SUFFIXES + (ARCHIVE,)
 
 
 #: The errors of a file's status that mean no file is there, as ``Path.is_file`` reads them.

@@ -24,6 +24,7 @@ formats apart.
 from __future__ import annotations
 
 import bisect
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -37,6 +38,11 @@ from pipeline.games import deals
 from pipeline.text import shown
 
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
+#: The suffix of an archive whose files are read in place, never unpacked to disk.
+ARCHIVE = ".zip"
+#: Bytes of a file's start read to tell its format.
+HEAD_BYTES = 512
+_BOM = b"\xef\xbb\xbf"
 DEFAULT_BATCH_ROWS = 1 << 18
 
 
@@ -54,6 +60,32 @@ def format_suffix(path: str | Path) -> tuple[str, str | None]:
     if compression:
         suffixes = suffixes[:-1]
     return (suffixes[-1] if suffixes else ""), compression
+
+
+def open_input(source: Source) -> pa.NativeFile:
+    """A stream of a source's bytes, uncompressed: the file, or its member of a ``.zip`` archive,
+    read from the archive as it is (nothing unpacked to disk).
+
+    Raises OSError or pyarrow's errors where the file cannot be read, zipfile.BadZipFile where the
+    archive is damaged.
+    """
+    if source.member is None:
+        return pa.input_stream(str(source.path), compression=source.compression)
+    archive = zipfile.ZipFile(source.path)
+    member = archive.open(source.member)
+    archive.close()  # the member keeps the archive's file open until it is closed itself
+    return pa.PythonFile(member, mode="r")
+
+
+def head_of(path: Path, *, compression: str | None = None, member: str | None = None) -> bytes | None:
+    """The first bytes of a file (:data:`HEAD_BYTES` at most, a byte-order mark left out), uncompressed,
+    or of its member of a ``.zip`` archive; None where it cannot be read."""
+    try:
+        with open_input(Source(path, "", (), compression, member=member)) as stream:
+            head: bytes = stream.read(HEAD_BYTES)
+    except (pa.ArrowException, OSError, zipfile.BadZipFile, KeyError):
+        return None
+    return head.removeprefix(_BOM)
 
 
 class UnknownFormatError(InputError):
@@ -101,6 +133,7 @@ class Source:
     size_found: int | None = None  # bytes, as the file's status said when it was found; None: not looked
     types: tuple[pa.DataType, ...] | None = None  # the Arrow type of each column, where the file has them
     place: int = 0  # its place among a run's inputs, from 0: with a hand's number, the hand's key
+    member: str | None = None  # the file inside the ``.zip`` archive ``path`` that this source is
     #: The keys of its hands (members' included) that a hand read before repeats: set apart as
     #: duplicates (:mod:`pipeline.hands.duplicates`); None, or empty, for none.
     duplicates: NDArray[np.int64] | None = field(default=None, compare=False)
@@ -108,7 +141,17 @@ class Source:
     @property
     def name(self) -> str:
         """The file as the user named it: what outputs and messages call it."""
-        return self.given_as or str(self.path)
+        return self.given_as or self.location
+
+    @property
+    def location(self) -> str:
+        """Where the file is: its path, or, for a member of a ``.zip`` archive, the archive's path and
+        the member's inside it (``exports/2024.zip/HH20240101.txt``).
+
+        >>> Source(Path("a/b.zip"), "ggpoker", (), member="HH1.txt").location
+        'a/b.zip/HH1.txt'
+        """
+        return str(self.path) if self.member is None else f"{self.path}/{self.member}"
 
     @property
     def size(self) -> int:
@@ -248,8 +291,9 @@ class Site:
         The site's name, as its hands' ``site`` and the summary's ``by_venue`` give it.
     suffixes : tuple of str
         The file names it reads (before any compression suffix): ``(".txt",)``.
-    detect : callable
-        ``detect(path) -> bool``: the file is this site's log (its first bytes only are read).
+    recognises : callable
+        ``recognises(head) -> bool``: a file whose first bytes (:data:`HEAD_BYTES` at most, a
+        byte-order mark left out) are ``head`` is this site's log.
     read_batches, read_pending : callable
         ``(source, *, batch_rows) -> iterator``: the batches of a source, parsed where they are
         read or left for the thread that loads them (:class:`~pipeline.formats.sources.PendingBatch`).
@@ -258,7 +302,7 @@ class Site:
     name: str
     venue: str
     suffixes: tuple[str, ...]
-    detect: Callable[[Path], bool]
+    recognises: Callable[[bytes], bool]
     read_batches: Callable[..., Iterator[Batch]]
     read_pending: Callable[..., Iterator[PendingBatch]]
 

@@ -444,7 +444,7 @@ def player_statistics(inputs: Sequence[str | os.PathLike[str]], outdir: str | os
         with TableWriter(staged.path / "rejects.csv", schema=rejects.schema, quote_strings=True) as writer:
             writer.write(rejects)
         summary = {
-            "inputs": [str(source.path) for source in sources] + [str(folder) for folder, _ in folders],
+            "inputs": [source.location for source in sources] + [str(folder) for folder, _ in folders],
             **counted.summary(),
             "by": list(by), "players": table.num_rows,
             "outputs": {RESULTS_STEM: name, "rejects": "rejects.csv"},

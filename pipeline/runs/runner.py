@@ -114,7 +114,7 @@ def first_pass_duplicates(per_source: Sequence[Totals]) -> np.ndarray:
 def source_record(source: Source, first_row: int, totals: Totals) -> dict[str, Any]:
     """The summary's entry of one input; an input whose records name a venue gives its audit
     counts too, added up by venue in ``expected.by_venue``."""
-    record = {"path": str(source.path), "format": source.format, "size_bytes": source.size,
+    record = {"path": source.location, "format": source.format, "size_bytes": source.size,
               **({"files": [str(member.path) for member in source.members]} if source.members else {}),
               "first_row": first_row, "rows": totals.read, "scored": totals.scored,
               "rejected": totals.rejected, "blank_lines": totals.blank_lines,
@@ -311,7 +311,7 @@ class Run(BaseRun):
                          on_progress=on_progress, on_reject=on_reject, on_notice=on_notice)
         self.histories = any(source.format in readers.HISTORY_FORMATS for source in self.sources)
         self.writes_hand_tables = self.histories
-        labels = {str(source.path): source for source in self.sources}
+        labels = {source.location: source for source in self.sources}
         scoring = scoring_for({label: source.columns for label, source in labels.items()},
                               game=game, best_five=best_five,
                               carried=histories.CARRIED if self.histories else (),

@@ -292,7 +292,7 @@ class Scoring:
         members = batch.member_of_row or {}  # a source of one-row files names each row's own file
         return pa.table({
             "row": pa.array([row + offset for row, *_ in records], pa.int64()),
-            "source": pa.array([members[row].name if row in members else str(source.path)
+            "source": pa.array([members[row].name if row in members else source.location
                                 for row, *_ in records], pa.string()),
             "source_row": pa.array([1 if row in members else row for row, *_ in records], pa.int64()),
             "line": pa.array([line if line > 0 else None for _, line, _, _ in records], pa.int64()),

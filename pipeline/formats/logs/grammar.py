@@ -122,6 +122,9 @@ class Grammar:
         The ``pot`` texts of a collection (lower case) that name the main pot (or the only one).
     ends_with : Kind
         The kind of line every whole hand holds: a hand without one is cut short.
+    head_lines : str
+        RE2 pattern of the lines a file may hold before its first hand starts (blank lines
+        always): what its first line is, for the site to recognise the file.
     """
 
     name: ClassVar[str]
@@ -135,6 +138,19 @@ class Grammar:
     time_formats: ClassVar[tuple[str, ...]] = ("%Y/%m/%d %H:%M:%S",)
     main_pots: ClassVar[tuple[str, ...]] = ("pot", "main pot")
     ends_with: ClassVar[Kind] = Kind.SUMMARY
+    head_lines: ClassVar[str] = ""
+
+    @classmethod
+    def text(cls, piece: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """A chunk's bytes as UTF-8, before they are read: the bytes as they are, unless the site
+        writes another encoding too (an older client's), which its grammar converts here."""
+        return piece
+
+    @classmethod
+    def amend(cls, record: Record) -> Record:
+        """A chunk's Record as read, put right where the site's text says a thing the engine's
+        reading cannot (the Record itself, unless a site's grammar says otherwise)."""
+        return record
 
     @classmethod
     def game_of(cls, text: str) -> tuple[str, int, str | None] | None:
@@ -278,6 +294,7 @@ def read(grammar: type[Grammar], lines: LogLines, bad_lines: NDArray[np.int64], 
         board=values.board_codes(_board(grammar, lines, found)), **acts,
         received=received, cashed_out=cashed_out, returned=returned, pot=pot, rake=rake,
         main_pot=main_pot.astype(bool))
+    record = grammar.amend(record)
     stakes = pc.coalesce(header["stakes"], pc.binary_join_element_wise(
         header["small"], header["big"], pa.scalar("/", pa.large_string()))).cast(pa.string())
     carried = {"hand": header["hand_id"].cast(pa.string()), "variant": header["game"].cast(pa.string()),

@@ -25,6 +25,7 @@ from pipeline.arrays import as_mask
 from pipeline.text import spans
 
 SPACE, NEWLINE = ord(" "), ord("\n")
+_PAD = 64  # zero bytes after a chunk's text: the longest prefix a rule may ask for, and one
 
 
 class LogLines:
@@ -58,13 +59,32 @@ class LogLines:
             if not has.any():
                 break
             trimmed -= has
-        self.line_start, self.n = starts, len(starts)
+        self.line_start, self.line_end, self.n = starts, trimmed, len(starts)
         self.blank = trimmed == starts
         self.lines = spans(pa.py_buffer(data), starts, trimmed)
+        # The text padded with zeros, so that any prefix can be compared at any line's start; and the
+        # lines by their first byte (a stable sort of bytes), so that those starting with a byte are
+        # a slice, found without a pass over every line.
+        self._padded = np.concatenate([data, np.zeros(_PAD, dtype=np.uint8)])
+        first = self._padded[starts]
+        self._by_first = np.argsort(first, kind="stable")
+        self._first_at = np.searchsorted(first[self._by_first], np.arange(257))
         started = as_mask(pc.match_substring_regex(self.lines, f"^(?:{hand_start})"))
         self.hand_of = np.cumsum(started) - 1
         self.starts = np.flatnonzero(started)
         self.hands = len(self.starts)
+
+    def starting(self, prefix: str) -> NDArray[np.int64]:
+        """The lines that start with ``prefix``, ascending (compared in the bytes, in numpy)."""
+        wanted = np.frombuffer(prefix.encode(), dtype=np.uint8)
+        if len(wanted) >= _PAD:
+            raise ValueError(f"a rule's prefix is at most {_PAD - 1} bytes: {prefix!r}")
+        rows = np.sort(self._by_first[self._first_at[wanted[0]]:self._first_at[wanted[0] + 1]])
+        keep = self.line_end[rows] - self.line_start[rows] >= len(wanted)
+        for offset in range(1, len(wanted)):
+            keep &= self._padded[self.line_start[rows] + offset] == wanted[offset]
+        found: NDArray[np.int64] = rows[keep]
+        return found
 
     def take(self, rows: NDArray[np.int64]) -> pa.Array:
         """The lines at ``rows``."""
@@ -126,48 +146,44 @@ def classify(lines: LogLines, rules: Sequence[Rule], summary_kind: str
         The line that opens each hand's summary, ``n`` for none.
     """
     n = lines.n
-    kind_of = np.full(n, -1, dtype=np.int64)
     taken = lines.blank | (lines.hand_of < 0)
     summary_at = np.full(lines.hands, n, dtype=np.int64)
     captured: dict[str, list[tuple[NDArray[np.int64], dict[str, pa.Array]]]] = {}
-    # The summary's opening line is found first: where each pattern may be tried depends on it.
+    holding: dict[str, NDArray[np.bool_]] = {}  # the lines holding each text a rule asks for, found once
+    # The summary's opening line is found first: where each rule may be tried depends on it.
     ordered = sorted(range(len(rules)), key=lambda i: rules[i].kind != summary_kind)
     for index in ordered:
         rule = rules[index]
-        rows = np.flatnonzero(~taken)
+        if rule.prefix:
+            rows = lines.starting(rule.prefix)
+            rows = rows[~taken[rows]]
+        else:
+            rows = np.flatnonzero(~taken)
+        if rule.contains and len(rows):
+            if rule.contains not in holding:
+                holding[rule.contains] = as_mask(pc.match_substring(lines.lines, rule.contains))
+            rows = rows[holding[rule.contains][rows]]
         if rule.where != "any" and len(rows):
             after = rows > summary_at[lines.hand_of[rows]]
             rows = rows[after if rule.where == "summary" else ~after]
         if not len(rows):
             continue
         candidates = lines.take(rows)
-        if rule.prefix or rule.contains:
-            keep = np.ones(len(rows), dtype=bool)
-            if rule.prefix:
-                keep &= as_mask(pc.starts_with(candidates, rule.prefix))
-            if rule.contains:
-                keep &= as_mask(pc.match_substring(candidates, rule.contains))
-            rows = rows[keep]
-            if not len(rows):
-                continue
-            candidates = candidates.filter(pa.array(keep))
-        got = pc.extract_regex(candidates, f"^(?:{rule.pattern})$") if _has_groups(rule.pattern) else None
-        matched = (as_mask(got.is_valid()) if got is not None
-                   else as_mask(pc.match_substring_regex(candidates, f"^(?:{rule.pattern})$")))
+        whole = f"^(?:{rule.pattern})$"
+        # A match without captures runs as a DFA, fast; the captures are read from the lines matched.
+        matched = as_mask(pc.match_substring_regex(candidates, whole))
         if not matched.any():
             continue
         hit = rows[matched]
         taken[hit] = True
-        kind_of[hit] = index
         fields: dict[str, pa.Array] = {}
-        if got is not None:
-            picked = got.filter(pa.array(matched))
-            for position in range(picked.type.num_fields):
-                fields[picked.type.field(position).name] = picked.field(position)
+        if _has_groups(rule.pattern):
+            got = pc.extract_regex(candidates.filter(pa.array(matched)), whole)
+            for position in range(got.type.num_fields):
+                fields[got.type.field(position).name] = got.field(position)
         captured.setdefault(rule.kind, []).append((hit, fields))
         if rule.kind == summary_kind:
-            hands = lines.hand_of[hit]
-            np.minimum.at(summary_at, hands, hit)
+            np.minimum.at(summary_at, lines.hand_of[hit], hit)
     return {kind: _merged(parts) for kind, parts in captured.items()}, taken, summary_at
 
 

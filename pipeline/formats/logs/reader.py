@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import threading
+import zipfile
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -28,7 +29,7 @@ from pipeline.formats import scan
 from pipeline.formats.histories import batch_of
 from pipeline.formats.logs.grammar import Grammar, read
 from pipeline.formats.logs.lines import LogLines
-from pipeline.formats.sources import Batch, PendingBatch, Site, Source, format_suffix
+from pipeline.formats.sources import Batch, PendingBatch, Site, Source, format_suffix, head_of, open_input
 from pipeline.hands.audit import settle
 from pipeline.hands.model import hand_key
 from pipeline.hands.record import Record
@@ -38,28 +39,23 @@ from pipeline.text import repair_utf8
 CHUNK_BYTES = 1 << 23
 #: The file names a site's logs have (before a compression suffix).
 SUFFIXES = (".txt",)
-#: Bytes of a file read to tell its format: its first line.
-HEAD_BYTES = 512
 
 
-def first_line(path: Path) -> str | None:
-    """The first line of a ``.txt`` file (plain or compressed), a byte-order mark left out; None
-    for a file that cannot be read or is not text."""
-    suffix, compression = format_suffix(path)
-    if suffix not in SUFFIXES:
-        return None
-    try:
-        with pa.input_stream(str(path), compression=compression) as stream:
-            head: bytes = stream.read(HEAD_BYTES)
-    except (pa.ArrowException, OSError):
-        return None
-    return head.removeprefix(scan.BOM).split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", errors="replace")
+def starts_a_log(grammar: type[Grammar], head: bytes) -> bool:
+    """Whether a file whose first bytes (its byte-order mark left out) are ``head`` starts with a
+    hand of ``grammar``'s site: its first line, as the site's hand start."""
+    for raw in head.replace(b"\r", b"\n").split(b"\n"):
+        line = raw.decode("utf-8", errors="replace").rstrip()
+        if line and not (grammar.head_lines and re.fullmatch(grammar.head_lines, line)):
+            return re.match(grammar.hand_start, line) is not None
+    return False
 
 
 def is_log(grammar: type[Grammar], path: Path) -> bool:
-    """Whether a ``.txt`` file starts with a hand of ``grammar``'s site."""
-    line = first_line(path)
-    return line is not None and re.match(grammar.hand_start, line) is not None
+    """Whether a ``.txt`` file (plain or compressed) starts with a hand of ``grammar``'s site."""
+    suffix, compression = format_suffix(path)
+    head = head_of(path, compression=compression) if suffix in SUFFIXES else None
+    return head is not None and starts_a_log(grammar, head)
 
 
 def last_start(text: NDArray[np.uint8], newlines: NDArray[np.intp], *, start: re.Pattern[bytes]) -> int:
@@ -112,17 +108,19 @@ def _chunks(grammar: type[Grammar], source: Source) -> Iterator[_Chunk]:
     hands_before, line = 0, 1
     start = re.compile(f"(?:{grammar.hand_start})".encode())
     try:
-        with pa.input_stream(str(source.path), compression=source.compression) as stream:
+        with open_input(source) as stream:
             last = partial(last_start, start=start)
             for piece in scan.chunks(stream, last, size=CHUNK_BYTES, tidy=scan.tidy):
-                text, bad_lines = repair_utf8(piece.text)  # bytes replaced are never a "\n"
-                lines = LogLines(text, piece.newlines, grammar.hand_start)
+                converted = grammar.text(piece.text)
+                newlines = piece.newlines if converted is piece.text else scan.line_ends(converted)
+                text, bad_lines = repair_utf8(converted)  # bytes replaced are never a "\n"
+                lines = LogLines(text, newlines, grammar.hand_start)
                 chunk = _Chunk(grammar, lines, bad_lines, line, hands_before)
                 yield chunk
                 hands_before += chunk.hands
                 line += len(piece.newlines)
-    except (pa.ArrowException, OSError) as error:
-        raise InputError(f"{source.path}: cannot read past line {line} ({error})") from None
+    except (pa.ArrowException, OSError, zipfile.BadZipFile) as error:
+        raise InputError(f"{source.name}: cannot read past line {line} ({error})") from None
 
 
 def read_pending(grammar: type[Grammar], source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
@@ -149,7 +147,14 @@ def read_records(grammar: type[Grammar], source: Source, *, batch_rows: int) -> 
             yield chunk.records(begin, min(batch_rows, chunk.hands - begin))[0]
 
 
+#: The grammar of every site read by one, by its source format's name (each registered by :func:`site_of`).
+GRAMMARS: dict[str, type[Grammar]] = {}
+
+
 def site_of(grammar: type[Grammar]) -> Site:
-    """The :class:`~pipeline.formats.sources.Site` of a site read by ``grammar``."""
-    return Site(name=grammar.name, venue=grammar.venue, suffixes=SUFFIXES, detect=partial(is_log, grammar),
+    """The :class:`~pipeline.formats.sources.Site` of a site read by ``grammar`` (registered in
+    :data:`GRAMMARS`)."""
+    GRAMMARS[grammar.name] = grammar
+    return Site(name=grammar.name, venue=grammar.venue, suffixes=SUFFIXES,
+                recognises=partial(starts_a_log, grammar),
                 read_batches=partial(read_batches, grammar), read_pending=partial(read_pending, grammar))

@@ -22,7 +22,7 @@ import pkgutil
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipeline.formats.sources import Batch, PendingBatch, Site, Source, format_suffix
+from pipeline.formats.sources import Batch, PendingBatch, Site, Source, format_suffix, head_of
 
 
 def _found() -> tuple[Site, ...]:
@@ -42,10 +42,20 @@ VENUES = {site.name: site.venue for site in SITES}
 SUFFIXES = tuple(sorted({suffix for site in SITES for suffix in site.suffixes}))
 
 
-def detect(path: Path) -> Site | None:
-    """The site whose log ``path`` is, None for none (the first bytes of the file only are read)."""
-    suffix = format_suffix(path)[0]
-    return next((site for site in SITES if suffix in site.suffixes and site.detect(path)), None)
+def detect(path: Path, *, member: str | None = None) -> Site | None:
+    """The site whose log ``path`` (or its ``member``, of a ``.zip`` archive) is, None for none: its
+    first bytes only are read, once for every site."""
+    suffix, compression = format_suffix(member if member is not None else path)
+    if not any(suffix in site.suffixes for site in SITES):
+        return None
+    head = head_of(path, compression=compression, member=member)
+    return None if head is None else recognised(head, suffix)
+
+
+def recognised(head: bytes, suffix: str = ".txt") -> Site | None:
+    """The site whose log starts with ``head`` (a file's first bytes, its byte-order mark left out),
+    None for none."""
+    return next((site for site in SITES if suffix in site.suffixes and site.recognises(head)), None)
 
 
 def described(suffix: str) -> str:
@@ -56,11 +66,18 @@ def described(suffix: str) -> str:
     >>> described(".txt").startswith(" or a hand history of ") and "PokerStars" in described(".txt")
     True
     """
-    venues = sorted({site.venue for site in SITES if suffix in site.suffixes}, key=str.lower)
-    if not venues:
-        return ""
-    return " or a hand history of " + (venues[0] if len(venues) == 1 else
-                                       ", ".join(venues[:-1]) + " or " + venues[-1])
+    names = venues(suffix)
+    return f" or a hand history of {names}" if names else ""
+
+
+def venues(suffix: str) -> str:
+    """The sites whose logs a file of ``suffix`` could be, as a message lists them ("" for none).
+
+    >>> venues(".csv")
+    ''
+    """
+    found = sorted({site.venue for site in SITES if suffix in site.suffixes}, key=str.lower)
+    return found[0] if len(found) == 1 else ", ".join(found[:-1]) + " or " + found[-1] if found else ""
 
 
 def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:

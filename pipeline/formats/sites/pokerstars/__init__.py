@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import re
 import threading
+import zipfile
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -75,13 +76,14 @@ from pipeline.formats.histories import batch_of
 from pipeline.formats.scan import tidy
 from pipeline.formats.sites.pokerstars.lines import Lines, last_start, lines_of
 from pipeline.formats.sites.pokerstars.record import VENUE, parse
-from pipeline.formats.sources import Batch, PendingBatch, Site, Source, format_suffix
+from pipeline.formats.sources import Batch, PendingBatch, Site, Source, format_suffix, head_of, open_input
 from pipeline.hands.audit import settle
 from pipeline.hands.model import hand_key
 from pipeline.hands.record import Record
 from pipeline.text import repair_utf8
 
 __all__ = ["CHUNK_BYTES", "HAND_START", "SUFFIXES", "VENUE", "is_pokerstars", "read_batches", "read_pending",
+           "starts_a_log",
            "read_records"]
 
 SUFFIXES = (".txt",)
@@ -108,14 +110,17 @@ def is_pokerstars(path: Path) -> bool:
     Reads the first bytes only; a file that cannot be read is not one.
     """
     suffix, compression = format_suffix(path)
-    if suffix not in SUFFIXES:
-        return False
-    try:
-        with pa.input_stream(str(path), compression=compression) as stream:
-            head: bytes = stream.read(64)
-    except (pa.ArrowException, OSError):
-        return False
-    return head.removeprefix(scan.BOM).startswith(b"PokerStars")
+    head = head_of(path, compression=compression) if suffix in SUFFIXES else None
+    return head is not None and starts_a_log(head)
+
+
+def starts_a_log(head: bytes) -> bool:
+    """Whether a file's first bytes (its byte-order mark left out) are a PokerStars header's.
+
+    >>> starts_a_log(b"PokerStars Hand #1: Hold'em"), starts_a_log(b"Poker Hand #HD1: Hold'em")
+    (True, False)
+    """
+    return head.startswith(b"PokerStars")
 
 
 def read_batches(source: Source, *, batch_rows: int) -> Iterator[Batch]:
@@ -209,15 +214,15 @@ def _pieces(source: Source) -> Iterator[tuple[NDArray[np.uint8], int, NDArray[np
     """
     line = 1
     try:
-        with pa.input_stream(str(source.path), compression=source.compression) as stream:
+        with open_input(source) as stream:
             last = partial(last_start, start=_START_BYTES)
             for chunk in scan.chunks(stream, last, size=CHUNK_BYTES, tidy=tidy):
                 yield chunk.text, line, chunk.newlines
                 line += len(chunk.newlines)
-    except (pa.ArrowException, OSError) as error:
-        raise InputError(f"{source.path}: cannot read past line {line} ({error})") from None
+    except (pa.ArrowException, OSError, zipfile.BadZipFile) as error:
+        raise InputError(f"{source.name}: cannot read past line {line} ({error})") from None
 
 
 #: This site, as :mod:`pipeline.formats.sites` finds it.
-SITE = Site(name="pokerstars", venue=VENUE, suffixes=SUFFIXES, detect=is_pokerstars,
+SITE = Site(name="pokerstars", venue=VENUE, suffixes=SUFFIXES, recognises=starts_a_log,
             read_batches=read_batches, read_pending=read_pending)
