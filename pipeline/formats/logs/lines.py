@@ -168,23 +168,113 @@ def classify(lines: LogLines, rules: Sequence[Rule], summary_kind: str
             rows = rows[after if rule.where == "summary" else ~after]
         if not len(rows):
             continue
-        candidates = lines.take(rows)
-        whole = f"^(?:{rule.pattern})$"
-        # A match without captures runs as a DFA, fast; the captures are read from the lines matched.
-        matched = as_mask(pc.match_substring_regex(candidates, whole))
+        matched, fields = _matched(rule.pattern, lines.take(rows))
         if not matched.any():
             continue
         hit = rows[matched]
         taken[hit] = True
-        fields: dict[str, pa.Array] = {}
-        if _has_groups(rule.pattern):
-            got = pc.extract_regex(candidates.filter(pa.array(matched)), whole)
-            for position in range(got.type.num_fields):
-                fields[got.type.field(position).name] = got.field(position)
         captured.setdefault(rule.kind, []).append((hit, fields))
         if rule.kind == summary_kind:
             np.minimum.at(summary_at, lines.hand_of[hit], hit)
     return {kind: _merged(parts) for kind, parts in captured.items()}, taken, summary_at
+
+
+def _matched(pattern: str, candidates: pa.Array) -> tuple[NDArray[np.bool_], dict[str, pa.Array]]:
+    """Which ``candidates`` the whole-line ``pattern`` matches, and its groups' captures of those.
+
+    A match without captures runs as a DFA, fast; the captures are read from the lines matched only.
+    A pattern that opens with a name, ``(?P<name>.+)`` and a fixed text (``: ``, `` collected ``),
+    is read faster as RE2 would read it: the name is the text before the last such fixed text
+    (the greedy ``.+`` takes the longest name for which the rest matches) when the rest of the
+    line matches the rest of the pattern; the other lines are matched whole.
+    """
+    split = _name_first(pattern)
+    if split is not None:
+        literal, rest = split
+        parts = pc.split_pattern(candidates, literal, max_splits=1, reverse=True)
+        two = as_mask(pc.equal(pc.list_value_length(parts), 2))
+        ahead = pc.list_element(parts.filter(pa.array(two)), 0)
+        after = pc.list_element(parts.filter(pa.array(two)), 1)
+        named = pc.binary_length(ahead).to_numpy(zero_copy_only=False) > 0  # ``.+``: one character or more
+        fits = as_mask(pc.match_substring_regex(after, f"^(?:{rest})$")) & named
+        at = np.flatnonzero(two)[fits]
+        others = np.flatnonzero(~np.isin(np.arange(len(candidates)), at))
+        matched = np.zeros(len(candidates), dtype=bool)
+        matched[at] = True
+        columns: dict[str, list[tuple[NDArray[np.int64], pa.Array]]] = {}
+        if len(at):
+            columns["name"] = [(at, ahead.filter(pa.array(fits)))]
+            if _has_groups(rest):
+                got = pc.extract_regex(after.filter(pa.array(fits)), f"^(?:{rest})$")
+                for position in range(got.type.num_fields):
+                    columns.setdefault(got.type.field(position).name, []).append((at, got.field(position)))
+        if len(others):
+            again, found = _matched_whole(pattern, candidates.take(pa.array(others, pa.int64())))
+            matched[others[again]] = True
+            for name, column in found.items():
+                columns.setdefault(name, []).append((others[again], column))
+        order = np.flatnonzero(matched)
+        return matched, {name: _in_order(pieces, order) for name, pieces in columns.items()}
+    return _matched_whole(pattern, candidates)
+
+
+def _matched_whole(pattern: str, candidates: pa.Array) -> tuple[NDArray[np.bool_], dict[str, pa.Array]]:
+    """:func:`_matched`, the pattern matched against the whole of each line."""
+    whole = f"^(?:{pattern})$"
+    matched = as_mask(pc.match_substring_regex(candidates, whole))
+    fields: dict[str, pa.Array] = {}
+    if matched.any() and _has_groups(pattern):
+        got = pc.extract_regex(candidates.filter(pa.array(matched)), whole)
+        for position in range(got.type.num_fields):
+            fields[got.type.field(position).name] = got.field(position)
+    return matched, fields
+
+
+def _in_order(pieces: list[tuple[NDArray[np.int64], pa.Array]], order: NDArray[np.int64]) -> pa.Array:
+    """One column from pieces (the candidates' rows each holds, and their values), in the order of
+    ``order`` (every row matched, ascending), null where no piece holds a row."""
+    rows = np.concatenate([at for at, _ in pieces])
+    values = pa.concat_arrays([column.cast(pa.large_string()) for _, column in pieces])
+    where = np.full(int(order[-1]) + 1 if len(order) else 0, -1, dtype=np.int64)
+    where[rows] = np.arange(len(rows))
+    picked = where[order]
+    return values.take(pa.array(np.maximum(picked, 0), pa.int64(), mask=picked < 0))
+
+
+_NAME = "(?P<name>.+)"
+_SPECIAL = set("\\()[]{}.*+?|^$")
+
+
+def _name_first(pattern: str) -> tuple[str, str] | None:
+    """For a pattern ``(?P<name>.+)`` + fixed text + the rest, with no ``|`` outside a group: the
+    fixed text and the rest; None for another pattern.
+
+    >>> _name_first("(?P<name>.+): (?P<verb>folds|checks)")
+    (': ', '(?P<verb>folds|checks)')
+    >>> _name_first("Seat (?P<seat>[0-9]+): (?P<name>.+)") is None, _name_first("(?P<name>.+)x|y") is None
+    (True, True)
+    """
+    if not pattern.startswith(_NAME):
+        return None
+    rest = pattern[len(_NAME):]
+    literal = ""
+    for char in rest:
+        if char in _SPECIAL:
+            break
+        literal += char
+    depth, escaped = 0, False
+    for char in rest:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "|" and depth == 0:
+            return None
+        else:
+            depth += (char == "(") - (char == ")")
+    if len(literal) < 2:
+        return None
+    return literal, rest[len(literal):]
 
 
 def _has_groups(pattern: str) -> bool:
