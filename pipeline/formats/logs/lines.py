@@ -13,6 +13,7 @@ line.  What a pattern captures is kept as columns of strings, per kind of line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -66,6 +67,10 @@ class LogLines:
         # lines by their first byte (a stable sort of bytes), so that those starting with a byte are
         # a slice, found without a pass over every line.
         self._padded = np.concatenate([data, np.zeros(_PAD, dtype=np.uint8)])
+        # Each line's first 8 bytes as one little-endian word (numpy reads words at any offset of
+        # the padded text without a copy): a prefix of up to 8 bytes is one comparison a line.
+        words = np.ndarray(shape=(len(self._padded) - 7,), dtype="<u8", buffer=self._padded, strides=(1,))
+        self._head = words[starts]
         first = self._padded[starts]
         self._by_first = np.argsort(first, kind="stable")
         self._first_at = np.searchsorted(first[self._by_first], np.arange(257))
@@ -79,11 +84,16 @@ class LogLines:
         wanted = np.frombuffer(prefix.encode(), dtype=np.uint8)
         if len(wanted) >= _PAD:
             raise ValueError(f"a rule's prefix is at most {_PAD - 1} bytes: {prefix!r}")
-        rows = np.sort(self._by_first[self._first_at[wanted[0]]:self._first_at[wanted[0] + 1]])
-        keep = self.line_end[rows] - self.line_start[rows] >= len(wanted)
-        for offset in range(1, len(wanted)):
-            keep &= self._padded[self.line_start[rows] + offset] == wanted[offset]
-        found: NDArray[np.int64] = rows[keep]
+        # (a stable sort: the rows of one first byte are in line order)
+        rows = self._by_first[self._first_at[wanted[0]]:self._first_at[wanted[0] + 1]]
+        head = min(len(wanted), 8)
+        mask = np.uint64((1 << (8 * head)) - 1)
+        word = np.uint64(int.from_bytes(wanted[:head].tobytes(), "little"))
+        long_enough = self.line_end[rows] - self.line_start[rows] >= len(wanted)
+        rows = rows[((self._head[rows] & mask) == word) & long_enough]
+        for offset in range(8, len(wanted)):  # the bytes past the first 8, on the lines left
+            rows = rows[self._padded[self.line_start[rows] + offset] == wanted[offset]]
+        found: NDArray[np.int64] = rows
         return found
 
     def take(self, rows: NDArray[np.int64]) -> pa.Array:
@@ -149,73 +159,123 @@ def classify(lines: LogLines, rules: Sequence[Rule], summary_kind: str
     taken = lines.blank | (lines.hand_of < 0)
     summary_at = np.full(lines.hands, n, dtype=np.int64)
     captured: dict[str, list[tuple[NDArray[np.int64], dict[str, pa.Array]]]] = {}
-    holding: dict[str, NDArray[np.bool_]] = {}  # the lines holding each text a rule asks for, found once
+    rest = _Remaining(lines, taken)
     # The summary's opening line is found first: where each rule may be tried depends on it.
     ordered = sorted(range(len(rules)), key=lambda i: rules[i].kind != summary_kind)
     for index in ordered:
         rule = rules[index]
-        if rule.prefix:
+        if rule.prefix:  # the lines starting so, found in the bytes
             rows = lines.starting(rule.prefix)
             rows = rows[~taken[rows]]
-        else:
-            rows = np.flatnonzero(~taken)
-        if rule.contains and len(rows):
-            if rule.contains not in holding:
-                holding[rule.contains] = as_mask(pc.match_substring(lines.lines, rule.contains))
-            rows = rows[holding[rule.contains][rows]]
-        if rule.where != "any" and len(rows):
-            after = rows > summary_at[lines.hand_of[rows]]
-            rows = rows[after if rule.where == "summary" else ~after]
+            rows = rows[_where(lines, rule.where, rows, summary_at)]
+            if not len(rows):
+                continue
+            candidates = lines.take(rows)
+            if rule.contains:
+                holds = as_mask(pc.match_substring(candidates, rule.contains))
+                rows, candidates = rows[holds], candidates.filter(pa.array(holds))
+        else:  # the lines no rule took yet, as one array that shrinks as rules take them
+            rows, candidates = rest.holding(rule.contains)
+            keep = _where(lines, rule.where, rows, summary_at)
+            if not keep.all():
+                rows, candidates = rows[keep], candidates.filter(pa.array(keep))
         if not len(rows):
             continue
-        matched, fields = _matched(rule.pattern, lines.take(rows))
+        matched, fields = _matched(rule.pattern, candidates)
         if not matched.any():
             continue
         hit = rows[matched]
         taken[hit] = True
+        rest.taken(len(hit))
         captured.setdefault(rule.kind, []).append((hit, fields))
         if rule.kind == summary_kind:
             np.minimum.at(summary_at, lines.hand_of[hit], hit)
     return {kind: _merged(parts) for kind, parts in captured.items()}, taken, summary_at
 
 
+def _where(lines: LogLines, where: str, rows: NDArray[np.int64], summary_at: NDArray[np.int64]
+           ) -> NDArray[np.bool_]:
+    """(len(rows),) bool: which lines at ``rows`` are in the part of their hand ``where`` says."""
+    if where == "any":
+        return np.ones(len(rows), dtype=bool)
+    after: NDArray[np.bool_] = rows > summary_at[lines.hand_of[rows]]
+    return after if where == "summary" else ~after
+
+
+class _Remaining:
+    """The lines no rule has taken yet: their rows and texts, made again once rules took a tenth
+    of them, so that a rule without a prefix is tried on them alone, not on every line."""
+
+    def __init__(self, lines: LogLines, taken: NDArray[np.bool_]) -> None:
+        self._lines, self._taken = lines, taken
+        self._since = 0
+        self.rows = np.flatnonzero(~taken)
+        self.texts = lines.take(self.rows)
+        self._holding: dict[str, NDArray[np.bool_]] = {}
+
+    def taken(self, count: int) -> None:
+        """Count ``count`` more lines taken since the rows were made."""
+        self._since += count
+
+    def holding(self, text: str) -> tuple[NDArray[np.int64], pa.Array]:
+        """The rows and texts of the lines left that hold ``text`` (all of them for "")."""
+        if self._since * 10 > len(self.rows):
+            keep = ~self._taken[self.rows]
+            self.rows, self.texts = self.rows[keep], self.texts.filter(pa.array(keep))
+            self._since, self._holding = 0, {}
+        keep = ~self._taken[self.rows]
+        if text:
+            if text not in self._holding:
+                self._holding[text] = as_mask(pc.match_substring(self.texts, text))
+            keep &= self._holding[text]
+        if keep.all():
+            return self.rows, self.texts
+        return self.rows[keep], self.texts.filter(pa.array(keep))
+
+
 def _matched(pattern: str, candidates: pa.Array) -> tuple[NDArray[np.bool_], dict[str, pa.Array]]:
     """Which ``candidates`` the whole-line ``pattern`` matches, and its groups' captures of those.
 
     A match without captures runs as a DFA, fast; the captures are read from the lines matched only.
-    A pattern that opens with a name, ``(?P<name>.+)`` and a fixed text (``: ``, `` collected ``),
-    is read faster as RE2 would read it: the name is the text before the last such fixed text
-    (the greedy ``.+`` takes the longest name for which the rest matches) when the rest of the
-    line matches the rest of the pattern; the other lines are matched whole.
+    A pattern holding a name, ``(?P<name>.+)``, then a fixed text (``: ``, `` collected ``, `` (``),
+    is read faster as RE2 would read it: the line is cut at the last such fixed text (the greedy
+    ``.+`` takes the longest name for which the rest matches), and each side matched on its own;
+    the lines where either side does not match are matched whole.
     """
-    split = _name_first(pattern)
-    if split is not None:
-        literal, rest = split
-        parts = pc.split_pattern(candidates, literal, max_splits=1, reverse=True)
-        two = as_mask(pc.equal(pc.list_value_length(parts), 2))
-        ahead = pc.list_element(parts.filter(pa.array(two)), 0)
-        after = pc.list_element(parts.filter(pa.array(two)), 1)
-        named = pc.binary_length(ahead).to_numpy(zero_copy_only=False) > 0  # ``.+``: one character or more
-        fits = as_mask(pc.match_substring_regex(after, f"^(?:{rest})$")) & named
-        at = np.flatnonzero(two)[fits]
-        others = np.flatnonzero(~np.isin(np.arange(len(candidates)), at))
-        matched = np.zeros(len(candidates), dtype=bool)
-        matched[at] = True
-        columns: dict[str, list[tuple[NDArray[np.int64], pa.Array]]] = {}
-        if len(at):
-            columns["name"] = [(at, ahead.filter(pa.array(fits)))]
-            if _has_groups(rest):
-                got = pc.extract_regex(after.filter(pa.array(fits)), f"^(?:{rest})$")
-                for position in range(got.type.num_fields):
-                    columns.setdefault(got.type.field(position).name, []).append((at, got.field(position)))
-        if len(others):
-            again, found = _matched_whole(pattern, candidates.take(pa.array(others, pa.int64())))
-            matched[others[again]] = True
-            for name, column in found.items():
-                columns.setdefault(name, []).append((others[again], column))
-        order = np.flatnonzero(matched)
-        return matched, {name: _in_order(pieces, order) for name, pieces in columns.items()}
-    return _matched_whole(pattern, candidates)
+    split = _split_at_name(pattern)
+    if split is None:
+        return _matched_whole(pattern, candidates)
+    head, literal, rest = split
+    parts = pc.split_pattern(candidates, literal, max_splits=1, reverse=True)
+    two = np.flatnonzero(as_mask(pc.equal(pc.list_value_length(parts), 2)))
+    picked = parts.take(pa.array(two, pa.int64()))
+    sides = [pc.list_element(picked, 0), pc.list_element(picked, 1)]
+    side_patterns = [f"{head}(?P<name>.+)", rest]
+    fits = np.ones(len(two), dtype=bool)
+    for side, side_pattern in zip(sides, side_patterns):
+        fits &= as_mask(pc.match_substring_regex(side, f"^(?:{side_pattern})$"))
+    at = two[fits]
+    matched = np.zeros(len(candidates), dtype=bool)
+    matched[at] = True
+    columns: dict[str, list[tuple[NDArray[np.int64], pa.Array]]] = {}
+    if len(at):
+        for side, side_pattern in zip(sides, side_patterns):
+            if head or side_pattern == rest:
+                if _has_groups(side_pattern):
+                    got = pc.extract_regex(side.filter(pa.array(fits)), f"^(?:{side_pattern})$")
+                    for position in range(got.type.num_fields):
+                        name = got.type.field(position).name
+                        columns.setdefault(name, []).append((at, got.field(position)))
+            else:  # nothing before the name: the side is the name
+                columns["name"] = [(at, side.filter(pa.array(fits)))]
+    others = np.flatnonzero(~matched)
+    if len(others):
+        again, found = _matched_whole(pattern, candidates.take(pa.array(others, pa.int64())))
+        matched[others[again]] = True
+        for name, column in found.items():
+            columns.setdefault(name, []).append((others[again], column))
+    order = np.flatnonzero(matched)
+    return matched, {name: _in_order(pieces, order) for name, pieces in columns.items()}
 
 
 def _matched_whole(pattern: str, candidates: pa.Array) -> tuple[NDArray[np.bool_], dict[str, pa.Array]]:
@@ -242,39 +302,66 @@ def _in_order(pieces: list[tuple[NDArray[np.int64], pa.Array]], order: NDArray[n
 
 
 _NAME = "(?P<name>.+)"
-_SPECIAL = set("\\()[]{}.*+?|^$")
 
 
-def _name_first(pattern: str) -> tuple[str, str] | None:
-    """For a pattern ``(?P<name>.+)`` + fixed text + the rest, with no ``|`` outside a group: the
-    fixed text and the rest; None for another pattern.
+def _split_at_name(pattern: str) -> tuple[str, str, str] | None:
+    r"""For a pattern of a head, ``(?P<name>.+)``, a fixed text of two characters or more and the
+    rest, head and rest whole groups (no ``|`` outside them): the head, the fixed text (unescaped)
+    and the rest; None for another pattern.
 
-    >>> _name_first("(?P<name>.+): (?P<verb>folds|checks)")
-    (': ', '(?P<verb>folds|checks)')
-    >>> _name_first("Seat (?P<seat>[0-9]+): (?P<name>.+)") is None, _name_first("(?P<name>.+)x|y") is None
+    >>> _split_at_name("(?P<name>.+): (?P<verb>folds|checks)")
+    ('', ': ', '(?P<verb>folds|checks)')
+    >>> _split_at_name(r"Seat (?P<seat>[0-9]+): (?P<name>.+) \((?P<stack>[^()]+)\)")
+    ('Seat (?P<seat>[0-9]+): ', ' (', '(?P<stack>[^()]+)\\)')
+    >>> _split_at_name("(?P<name>.+) is all-In  +(?P<amount>.+)")
+    ('', ' is all-In ', '\\ +(?P<amount>.+)')
+    >>> _split_at_name("(?P<name>.+)x|y") is None, _split_at_name("(?P<name>.+?) shows") is None
     (True, True)
     """
-    if not pattern.startswith(_NAME):
+    at = pattern.find(_NAME)
+    if at < 0:
         return None
-    rest = pattern[len(_NAME):]
-    literal = ""
-    for char in rest:
-        if char in _SPECIAL:
+    head, after = pattern[:at], pattern[at + len(_NAME):]
+    literal, used = "", 0
+    while used < len(after):
+        char = after[used]
+        if char == "\\" and used + 1 < len(after) and not after[used + 1].isalnum():
+            literal, used = literal + after[used + 1], used + 2
+        elif char in "\\()[]{}.*+?|^$":
             break
-        literal += char
-    depth, escaped = 0, False
-    for char in rest:
+        else:
+            literal, used = literal + char, used + 1
+    rest = after[used:]
+    if rest[:1] in ("*", "+", "?", "{") and literal:  # the fixed text's last character is repeated
+        literal, rest = literal[:-1], re.escape(literal[-1]) + rest
+    if len(literal) < 2 or not (_top_level(head) and _top_level(rest)):
+        return None
+    return head, literal, rest
+
+
+def _top_level(part: str) -> bool:
+    """Whether a piece of a pattern is whole groups and classes, with no ``|`` outside them.
+
+    >>> _top_level("a(b|c)[|)]"), _top_level("a|b"), _top_level("(a")
+    (True, False, False)
+    """
+    depth, escaped, in_class = 0, False, False
+    for char in part:
         if escaped:
             escaped = False
         elif char == "\\":
             escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
         elif char == "|" and depth == 0:
-            return None
-        else:
-            depth += (char == "(") - (char == ")")
-    if len(literal) < 2:
-        return None
-    return literal, rest[len(literal):]
+            return False
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+            if depth < 0:
+                return False
+    return depth == 0 and not in_class
 
 
 def _has_groups(pattern: str) -> bool:
