@@ -609,22 +609,30 @@ def _board(grammar: type[Grammar], lines: LogLines, found: dict[str, Found]) -> 
 def _holes(lines: LogLines, found: dict[str, Found], seats: _Seats, dealt: NDArray[np.bool_],
            hole_cards: NDArray[np.int64]) -> NDArray[np.uint8]:
     """(hands, SLOTS, K) uint8: the hole cards each seat dealt in is seen with, from every line that
-    shows them (dealt, shown, mucked, the summary's), the last one of a slot winning; K the most
-    cards a hand of the chunk deals a player, unknown where not seen, none past a slot's last."""
+    shows them (dealt, shown, mucked, collected with, the summary's), the last one of a slot
+    winning; K the most cards a hand of the chunk deals a player, unknown where not seen, none past
+    a slot's last.  A player dealt a card a line (``Dealt to X [Ks]``, then ``[6d]``) is dealt
+    them all, in order."""
     width = max(2, int(hole_cards.max())) if lines.hands else 2
     holes = np.where(dealt[:, :, None] & (np.arange(width) < hole_cards[:, None, None]), UNKNOWN_CARD,
                      NO_CARD).astype(np.uint8)
     rows, slots, texts = [], [], []
-    for kind in (Kind.DEALT, Kind.SHOW, Kind.MUCK, Kind.SHOWED, Kind.MUCKED):
+    for kind in (Kind.DEALT, Kind.SHOW, Kind.MUCK, Kind.SHOWED, Kind.MUCKED, Kind.COLLECT):
         lines_found = _found(found, kind)
         has = lines_found.has("cards")
         if not has.any():
             continue
         picked = pa.array(has)
-        rows.append(lines_found.rows[has])
         named = lines_found.field("name").filter(picked)
-        slots.append(seats.slots(lines.hand_of[lines_found.rows[has]], named))
-        texts.append(values.tidy_cards(lines_found.field("cards").filter(picked)))
+        kind_rows = lines_found.rows[has]
+        kind_slots = seats.slots(lines.hand_of[kind_rows], named)
+        kind_texts = values.tidy_cards(lines_found.field("cards").filter(picked))
+        if kind == Kind.DEALT:
+            player = lines.hand_of[kind_rows] * SLOTS + kind_slots
+            kind_rows, kind_slots, kind_texts = _joined(player, kind_rows, kind_slots, kind_texts)
+        rows.append(kind_rows)
+        slots.append(kind_slots)
+        texts.append(kind_texts)
     if not rows:
         return holes
     row, slot, cards = np.concatenate(rows), np.concatenate(slots), pa.concat_arrays(texts)
@@ -636,6 +644,20 @@ def _holes(lines: LogLines, found: dict[str, Found], seats: _Seats, dealt: NDArr
         seen = seen[len(key) - 1 - np.unique(key[::-1], return_index=True)[1]]
     values.put_cards(holes, hand[seen], slot[seen], cards.take(pa.array(seen, pa.int64())), hole_cards)
     return holes
+
+
+def _joined(key: NDArray[np.int64], rows: NDArray[np.int64], slots: NDArray[np.int64], texts: pa.Array
+            ) -> tuple[NDArray[np.int64], NDArray[np.int64], pa.Array]:
+    """The lines of each ``key`` (a player's dealt lines, in line order) as one: the last line's row
+    and slot, and their texts joined in order by a space."""
+    if not len(key) or (np.diff(key) != 0).all() and len(np.unique(key)) == len(key):
+        return rows, slots, texts
+    order = np.argsort(key, kind="stable")
+    starts = np.flatnonzero(np.concatenate([[True], key[order][1:] != key[order][:-1]]))
+    last = np.append(starts[1:], len(order)) - 1
+    grouped = pa.ListArray.from_arrays(pa.array(np.append(starts, len(order)), pa.int32()),
+                                       texts.take(pa.array(order, pa.int64())))
+    return rows[order][last], slots[order][last], pc.binary_join(grouped, pa.scalar(" ", texts.type))
 
 
 def matched(texts: pa.Array, pattern: str) -> NDArray[np.bool_]:

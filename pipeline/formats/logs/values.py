@@ -152,13 +152,15 @@ def floats(values: NDArray[np.float64]) -> pa.Array:
 
 
 def tidy_cards(cards: pa.Array) -> pa.Array:
-    """Cards as sites write them (``Ah Kd``, `` Tc, Kh ``, ``AhKd`` is not one) as ``Ah Kd``: commas and
-    runs of spaces one space, none at the ends.
+    """Cards as sites write them (``Ah Kd``, `` Tc, Kh ``, ``10d``; ``AhKd`` is not one) as ``Ah Kd``:
+    commas and runs of spaces one space, none at the ends, a ten ``T``.
 
-    >>> tidy_cards(pa.array([" Tc, Kh ", "Ah Kd", None])).to_pylist()
-    ['Tc Kh', 'Ah Kd', None]
+    >>> tidy_cards(pa.array([" Tc, Kh ", "Ah Kd", None, "10d 9s"])).to_pylist()
+    ['Tc Kh', 'Ah Kd', None, 'Td 9s']
     """
     spaced = pc.replace_substring_regex(cards.cast(pa.large_string()), r"[ ,]+", " ")
+    if pc.any(pc.match_substring(spaced, "10")).as_py():
+        spaced = pc.replace_substring_regex(spaced, r"\b10([cdhs])\b", r"T\1")
     return pc.utf8_trim(spaced, characters=" ")
 
 
