@@ -209,8 +209,9 @@ class _Remaining:
     def __init__(self, lines: LogLines, taken: NDArray[np.bool_]) -> None:
         self._lines, self._taken = lines, taken
         self._since = 0
-        self.rows = np.flatnonzero(~taken)
-        self.texts = lines.take(self.rows)
+        # Every line to begin with (no copy): those taken are left out as they are asked for.
+        self.rows = np.arange(lines.n, dtype=np.int64)
+        self.texts = lines.lines
         self._holding: dict[str, NDArray[np.bool_]] = {}
 
     def taken(self, count: int) -> None:
