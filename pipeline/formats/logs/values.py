@@ -30,6 +30,7 @@ SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 # What an amount's text may hold besides its digits and separators: signs, codes, spaces (a
 # no-break space or a narrow one among them, as localised thousands separators are).
 _NOT_NUMBER = r"[^0-9.,]+"
+_ENDS = "$€£¥₹ \u00a0\u202f"
 # Separators: "1,500.25" (commas for thousands), "1.500,25" or "0,50" (a decimal comma: one or two
 # digits after the last comma), "1 500" (spaces, gone with the signs).
 _THOUSANDS_COMMAS = r"^[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?$"
@@ -49,6 +50,10 @@ def amounts(texts: pa.Array) -> NDArray[np.float64]:
     >>> amounts(pa.array(texts)).tolist()
     [1500.25, 0.5, 1500.0, 0.5, 0.1, nan, nan, 1500.5]
     """
+    # Nearly always a sign or spaces at the ends alone: trimmed, then cast at once.
+    found = _floats_of(pc.utf8_trim(texts, characters=_ENDS))
+    if found is not None:
+        return found
     plain = pc.replace_substring_regex(texts.cast(pa.large_string()), _NOT_NUMBER, "")
     found = _floats_of(plain)
     if found is not None:
