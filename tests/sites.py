@@ -15,6 +15,7 @@ files through ``run`` and hold the tables against the record's own figures and t
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,3 +121,27 @@ def check_positions(run: SiteRun) -> int:
                 assert seats.loc[(row.hand_key, int(first.seat.iloc[0])), "position"] in expected, row.hand_id
         checked += 1
     return checked
+
+
+def renamed(text: str, names: dict[str, str]) -> str:
+    """``text`` with each player's name of ``names`` (old to new) written as the new one, whole
+    names only."""
+    for old, new in names.items():
+        text = re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", new.replace("\\", "\\\\"), text)
+    return text
+
+
+def table_rows(got: SiteRun, names: dict[str, str] | None = None) -> list[list[list[str]]]:
+    """A run's hands, seats and actions rows as text, the files' names left out, players renamed
+    back by ``names`` (old to new, as :func:`renamed` wrote them): what two runs of one hand
+    written two ways must both give."""
+    back = {new: old for old, new in (names or {}).items()}
+
+    def plain(frame: pd.DataFrame) -> list[list[str]]:
+        frame = frame.drop(columns=[name for name in ("source",) if name in frame])
+        if "player" in frame:
+            frame = frame.assign(player=frame.player.astype(str).map(lambda name: back.get(name, name)))
+        found: list[list[str]] = frame.astype(str).values.tolist()
+        return found
+
+    return [plain(got.hands), plain(got.seats), plain(got.actions)]

@@ -20,7 +20,9 @@ from .sites import (
     check_winners,
     file_of,
     files_of,
+    renamed,
     run_files,
+    table_rows,
 )
 
 FILES = files_of("888poker")
@@ -223,17 +225,6 @@ def sample(name: str) -> str:
     return next(path for path in READ if path.name == name).read_text(encoding="utf-8-sig")
 
 
-def rows(got: SiteRun, names: dict[str, str] | None = None) -> list[list]:
-    """A run's hands, seats and actions rows, the files' names left out, players renamed back by ``names``."""
-    back = {new: old for old, new in (names or {}).items()}
-
-    def plain(frame: pd.DataFrame) -> list:
-        frame = frame.drop(columns=[name for name in ("source",) if name in frame])
-        if "player" in frame:
-            frame = frame.assign(player=frame.player.astype(str).map(lambda name: back.get(name, name)))
-        return frame.astype(str).values.tolist()
-
-    return [plain(got.hands), plain(got.seats), plain(got.actions)]
 
 
 def test_the_suites_invalid_hand_is_refused_line_by_line(tmp_path: Path) -> None:
@@ -259,10 +250,6 @@ HOSTILE = {"ManakaReg": "Manaka: calls [$2]", "Akisto": "Aki [Ac, Tc] raises 2 t
            "Player4": "p4 shows [ Ah, Kd ]", "Player1": "** Summary **", "Player2": "did not show his hand"}
 
 
-def renamed(text: str, names: dict[str, str]) -> str:
-    for old, new in names.items():
-        text = re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", new, text)
-    return text
 
 
 @pytest.mark.parametrize("name", ["WithShowdown.txt", "GeneralHand.txt", "HeroName.txt"])
@@ -273,7 +260,8 @@ def test_hostile_names_read_as_plain_ones(tmp_path: Path, name: str) -> None:
     plain, hostile = tmp_path / "plain.txt", tmp_path / "hostile.txt"
     plain.write_text(text, encoding="utf-8")
     hostile.write_text(renamed(text, names), encoding="utf-8")
-    assert rows(run_files([hostile], tmp_path / "h"), names) == rows(run_files([plain], tmp_path / "p"))
+    read = table_rows(run_files([hostile], tmp_path / "h"), names)
+    assert read == table_rows(run_files([plain], tmp_path / "p"))
 
 
 def localised(text: str) -> str:
@@ -300,7 +288,7 @@ def test_localised_amounts_read_as_plain_ones(tmp_path: Path, name: str) -> None
     plain, written = tmp_path / "plain.txt", tmp_path / "localised.txt"
     plain.write_text(text, encoding="utf-8")
     written.write_text(other, encoding="utf-8")
-    assert rows(run_files([written], tmp_path / "l")) == rows(run_files([plain], tmp_path / "p"))
+    assert table_rows(run_files([written], tmp_path / "l")) == table_rows(run_files([plain], tmp_path / "p"))
 
 
 @pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
@@ -320,7 +308,7 @@ def test_hands_pasted_together_with_their_game_numbers_and_marks(tmp_path: Path,
     got = run_files([other], tmp_path / "o")
     apart = [run_files([path], tmp_path / path.stem) for path in singles]
     assert len(got.hands) == 3 and (got.hands.outcome != "rejected").all()
-    for part, (table, single) in enumerate(zip(rows(got), zip(*(rows(one) for one in apart)))):
+    for part, (table, single) in enumerate(zip(table_rows(got), zip(*(table_rows(one) for one in apart)))):
         keyless = [row[1:] for row in table]
         assert keyless == [row[1:] for rows_of in single for row in rows_of], part
 

@@ -18,7 +18,9 @@ from .sites import (
     check_winners,
     file_of,
     files_of,
+    renamed,
     run_files,
+    table_rows,
 )
 
 OLD = files_of("winningpoker")
@@ -306,30 +308,16 @@ def sample(files: list[Path], name: str) -> str:
     return next(path for path in files if path.name == name).read_text(encoding="utf-8-sig")
 
 
-def rows(got: SiteRun, names: dict[str, str] | None = None) -> list[list]:
-    """A run's hands, seats and actions rows, the files' names left out, players renamed back by ``names``."""
-    back = {new: old for old, new in (names or {}).items()}
-
-    def plain(frame: pd.DataFrame) -> list:
-        frame = frame.drop(columns=[name for name in ("source",) if name in frame])
-        if "player" in frame:
-            frame = frame.assign(player=frame.player.astype(str).map(lambda name: back.get(name, name)))
-        return frame.astype(str).values.tolist()
-
-    return [plain(got.hands), plain(got.seats), plain(got.actions)]
 
 
 def same_rows(tmp_path: Path, text: str, other: str, names: dict[str, str] | None = None) -> bool:
     plain, written = tmp_path / "plain.txt", tmp_path / "other.txt"
     plain.write_text(text, encoding="utf-8")
     written.write_bytes(other.encode("utf-8"))
-    return rows(run_files([written], tmp_path / "o"), names) == rows(run_files([plain], tmp_path / "p"))
+    read = table_rows(run_files([written], tmp_path / "o"), names)
+    return read == table_rows(run_files([plain], tmp_path / "p"))
 
 
-def renamed(text: str, names: dict[str, str]) -> str:
-    for old_name, new_name in names.items():
-        text = re.sub(rf"(?<![\w]){re.escape(old_name)}(?![\w])", new_name.replace("\\", "\\\\"), text)
-    return text
 
 
 HOSTILE_OLD = {"johna52801": "j: calls (2)", "LadyStack": "[9s 9c] raises (1)",
