@@ -335,8 +335,8 @@ def run(inputs: tuple[str, ...], outdir: str, output_format: str, game: str | No
     """Score games files, contest files, deal archives or hand histories into OUTDIR.
 
     INPUTS are CSV (also .gz, .bz2, .zst), Parquet, contest, PHH (.phh,
-    .phhs) or poker sites' hand-history logs (.txt) files, folders or glob
-    patterns.  Example:
+    .phhs) or poker sites' hand-history logs (.txt, also in .zip archives)
+    files, folders or glob patterns.  Example:
 
     \b
         pokerpipe run data/raw/games.csv -o data/processed/games
