@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import threading
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
 
@@ -74,23 +74,27 @@ def last_start(text: NDArray[np.uint8], newlines: NDArray[np.intp], *, start: re
     return 0
 
 
-class _Chunk:
-    """Whole hands of a source, their lines found, parsed once by the first batch of them loaded."""
+class Chunk:
+    """Whole hands of a source, parsed once, by the first batch of them loaded (on whichever thread
+    loads it), so that several cores share one file: what every site's reader cuts a file into.
 
-    def __init__(self, grammar: type[Grammar], lines: LogLines, bad_lines: NDArray[np.int64], first: int,
+    ``parse`` gives the chunk's Record and the winners' columns as the text writes them
+    (:data:`pipeline.formats.histories.CARRIED`: hand, variant, stakes, time); it is let go once
+    called, and what it holds (the chunk's lines) with it.
+    """
+
+    def __init__(self, parse: Callable[[], tuple[Record, dict[str, pa.Array]]], *, hands: int,
                  hands_before: int) -> None:
-        self.grammar, self.first_line, self.hands_before = grammar, first, hands_before
-        self.hands = lines.hands
-        self._found: tuple[LogLines, NDArray[np.int64]] | None = (lines, bad_lines)
+        self.hands, self.hands_before = hands, hands_before
+        self._parse: Callable[[], tuple[Record, dict[str, pa.Array]]] | None = parse
         self._parsed: tuple[Record, dict[str, pa.Array]] | None = None
         self._lock = threading.Lock()
 
     def records(self, begin: int, count: int) -> tuple[Record, dict[str, pa.Array]]:
         """Hands ``begin`` to ``begin + count`` of the chunk, and their carried columns."""
         with self._lock:
-            if self._parsed is None and self._found is not None:
-                self._parsed = read(self.grammar, *self._found, self.first_line, self.hands_before)
-                self._found = None
+            if self._parsed is None and self._parse is not None:
+                self._parsed, self._parse = self._parse(), None
         assert self._parsed is not None
         record, carried = self._parsed
         return (record.slice(begin, begin + count),
@@ -103,7 +107,25 @@ class _Chunk:
                         carried=carried, duplicates=source.duplicates)
 
 
-def _chunks(grammar: type[Grammar], source: Source) -> Iterator[_Chunk]:
+def pending_batches(chunks: Iterable[Chunk], source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
+    """The batches of at most ``batch_rows`` hands of a source's chunks, each left for the thread
+    that loads it to parse."""
+    for chunk in chunks:
+        for begin in range(0, chunk.hands, batch_rows):
+            count = min(batch_rows, chunk.hands - begin)
+            yield PendingBatch(partial(chunk.batch, source, begin, count),
+                               last_row=chunk.hands_before + begin + count)
+
+
+def chunk_records(chunks: Iterable[Chunk], *, batch_rows: int) -> Iterator[Record]:
+    """The Records of a source's chunks, at most ``batch_rows`` hands each: every hand, rejected
+    ones too, the hands of :func:`pending_batches`."""
+    for chunk in chunks:
+        for begin in range(0, chunk.hands, batch_rows):
+            yield chunk.records(begin, min(batch_rows, chunk.hands - begin))[0]
+
+
+def _chunks(grammar: type[Grammar], source: Source) -> Iterator[Chunk]:
     """The hands of a source a chunk at a time, their lines found, not parsed."""
     hands_before, line = 0, 1
     start = re.compile(f"(?:{grammar.hand_start})".encode())
@@ -115,7 +137,8 @@ def _chunks(grammar: type[Grammar], source: Source) -> Iterator[_Chunk]:
                 newlines = piece.newlines if converted is piece.text else scan.line_ends(converted)
                 text, bad_lines = repair_utf8(converted)  # bytes replaced are never a "\n"
                 lines = LogLines(text, newlines, grammar.hand_start)
-                chunk = _Chunk(grammar, lines, bad_lines, line, hands_before)
+                chunk = Chunk(partial(read, grammar, lines, bad_lines, line, hands_before), hands=lines.hands,
+                              hands_before=hands_before)
                 yield chunk
                 hands_before += chunk.hands
                 line += len(piece.newlines)
@@ -125,11 +148,7 @@ def _chunks(grammar: type[Grammar], source: Source) -> Iterator[_Chunk]:
 
 def read_pending(grammar: type[Grammar], source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
     """The batches of a source, each left for the thread that loads it to parse."""
-    for chunk in _chunks(grammar, source):
-        for begin in range(0, chunk.hands, batch_rows):
-            count = min(batch_rows, chunk.hands - begin)
-            yield PendingBatch(partial(chunk.batch, source, begin, count),
-                               last_row=chunk.hands_before + begin + count)
+    return pending_batches(_chunks(grammar, source), source, batch_rows=batch_rows)
 
 
 def read_batches(grammar: type[Grammar], source: Source, *, batch_rows: int) -> Iterator[Batch]:
@@ -142,9 +161,7 @@ def read_batches(grammar: type[Grammar], source: Source, *, batch_rows: int) -> 
 
 def read_records(grammar: type[Grammar], source: Source, *, batch_rows: int) -> Iterator[Record]:
     """The Records of a source, at most ``batch_rows`` hands each: every hand, rejected ones too."""
-    for chunk in _chunks(grammar, source):
-        for begin in range(0, chunk.hands, batch_rows):
-            yield chunk.records(begin, min(batch_rows, chunk.hands - begin))[0]
+    return chunk_records(_chunks(grammar, source), batch_rows=batch_rows)
 
 
 #: The grammar of every site read by one, by its source format's name (each registered by :func:`site_of`).

@@ -2,9 +2,10 @@
 
 Layer: formats and I/O (:mod:`pipeline.formats`); the package imports
 :mod:`~pipeline.formats.sources`, :mod:`~pipeline.formats.histories`,
-:mod:`~pipeline.formats.scan`, the board games' columns, the hands' model
-and :class:`~pipeline.hands.record.Record`, and the foundation modules, never
-the runs or the command line.
+:mod:`~pipeline.formats.scan`, the chunks every site's reader shares
+(:class:`pipeline.formats.logs.reader.Chunk`), the board games' columns, the
+hands' model and :class:`~pipeline.hands.record.Record`, and the foundation
+modules, never the runs or the command line.
 
 This package owns the PokerStars hand-history format (``.txt`` session files,
 plain or compressed; one hand after another, each starting with a header line
@@ -60,7 +61,6 @@ defined, each time a file is read.
 from __future__ import annotations
 
 import re
-import threading
 import zipfile
 from collections.abc import Iterator
 from functools import partial
@@ -72,13 +72,11 @@ from numpy.typing import NDArray
 
 from pipeline.errors import InputError
 from pipeline.formats import scan
-from pipeline.formats.histories import batch_of
+from pipeline.formats.logs.reader import Chunk, chunk_records, pending_batches
 from pipeline.formats.scan import tidy
 from pipeline.formats.sites.pokerstars.lines import Lines, last_start, lines_of
 from pipeline.formats.sites.pokerstars.record import VENUE, parse
 from pipeline.formats.sources import Batch, PendingBatch, Site, Source, format_suffix, head_of, open_input
-from pipeline.hands.audit import settle
-from pipeline.hands.model import hand_key
 from pipeline.hands.record import Record
 from pipeline.text import repair_utf8
 
@@ -146,11 +144,7 @@ def read_pending(source: Source, *, batch_rows: int) -> Iterator[PendingBatch]:
     parsing, the replay and the tables, most of the work, run where the
     batch is loaded, so that several cores share one file.
     """
-    for chunk in _chunks(source):
-        for begin in range(0, chunk.hands, batch_rows):
-            count = min(batch_rows, chunk.hands - begin)
-            yield PendingBatch(partial(chunk.batch, source, begin, count),
-                               last_row=chunk.hands_before + begin + count)
+    return pending_batches(_chunks(source), source, batch_rows=batch_rows)
 
 
 def read_records(source: Source, *, batch_rows: int) -> Iterator[Record]:
@@ -159,48 +153,17 @@ def read_records(source: Source, *, batch_rows: int) -> Iterator[Record]:
 
     Raises InputError naming the file when it cannot be read (a damaged archive).
     """
-    for chunk in _chunks(source):
-        for begin in range(0, chunk.hands, batch_rows):
-            yield chunk.records(begin, min(batch_rows, chunk.hands - begin))[0]
+    return chunk_records(_chunks(source), batch_rows=batch_rows)
 
 
-class _Chunk:
-    """Whole hands of a source, their lines found (:class:`~pipeline.formats.sites.pokerstars.lines.Lines`),
-    parsed once, by the first batch of them loaded (on whichever thread loads it)."""
-
-    def __init__(self, lines: Lines, bad_lines: NDArray[np.int64], first_line: int,
-                 hands_before: int) -> None:
-        self.first_line, self.hands_before, self.hands = first_line, hands_before, lines.hands
-        self._found: tuple[Lines, NDArray[np.int64]] | None = (lines, bad_lines)  # until parsed
-        self._parsed: tuple[Record, dict[str, pa.Array]] | None = None
-        self._lock = threading.Lock()
-
-    def records(self, begin: int, count: int) -> tuple[Record, dict[str, pa.Array]]:
-        """Hands ``begin`` to ``begin + count`` of the chunk as a Record, with the winners' columns
-        as the header writes them (:data:`pipeline.formats.histories.CARRIED`: hand, variant,
-        stakes, time)."""
-        with self._lock:
-            if self._parsed is None and self._found is not None:
-                self._parsed = parse(*self._found, self.first_line, self.hands_before)
-                self._found = None  # the lines are not needed again
-        assert self._parsed is not None
-        record, carried = self._parsed
-        return (record.slice(begin, begin + count),
-                {name: column.slice(begin, count) for name, column in carried.items()})
-
-    def batch(self, source: Source, begin: int, count: int) -> Batch:
-        """The batch of hands ``begin`` to ``begin + count`` of the chunk (:func:`read_batches`)."""
-        record, carried = self.records(begin, count)
-        return batch_of(settle(record), keys=hand_key(source.place, record.number), files=source.name,
-                        carried=carried, duplicates=source.duplicates)
-
-
-def _chunks(source: Source) -> Iterator[_Chunk]:
+def _chunks(source: Source) -> Iterator[Chunk]:
     """The hands of a source a chunk at a time (:func:`_pieces`), their lines found, not parsed."""
     hands_before = 0
     for piece, first_line, newlines in _pieces(source):
         text, bad_lines = repair_utf8(piece)  # bytes replaced are never a "\n"
-        chunk = _Chunk(Lines(text, newlines, _HAND), bad_lines, first_line, hands_before)
+        lines = Lines(text, newlines, _HAND)
+        chunk = Chunk(partial(parse, lines, bad_lines, first_line, hands_before), hands=lines.hands,
+                      hands_before=hands_before)
         yield chunk
         hands_before += chunk.hands
 
