@@ -10,13 +10,15 @@ leaving out the byte-order mark (:data:`BOM`) that may open the file; finding th
 out (:func:`tidy`); and cutting the text where its last hand starts, so that no hand is cut and
 memory is bounded by a chunk, not by the file (:func:`chunks`).  A format says where its hands
 start (a table header, a header line) and, if it must, how a block is tidied before it is cut
-(its line ends); it parses the chunks, this module never does.  The pure helpers it builds on
+(its line ends); where its last hand starts is found by :func:`last_start`; it parses the
+chunks, this module never does.  The pure helpers it builds on
 (UTF-8, pieces of a text, masks) are the foundation's: :mod:`pipeline.text`,
 :mod:`pipeline.arrays`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -139,6 +141,38 @@ def tidy(text: NDArray[np.uint8], end: bool) -> tuple[NDArray[np.uint8], NDArray
         if b"\n" + BOM in raw:
             text = np.frombuffer(raw.replace(b"\n" + BOM, b"\n"), dtype=np.uint8)
     return text, held
+
+
+def last_start(text: NDArray[np.uint8], newlines: NDArray[np.intp], *, start: re.Pattern[bytes]) -> int:
+    """Where the last line that ``start`` matches (the start of a hand) begins, 0 if only at the
+    text's start, or none; ``newlines`` are the offsets of the text's line ends: a format's
+    :data:`LastStart`, given its pattern.
+
+    The lines are looked at from the end, a few at a time and then twice as many (the last hand
+    starts a few dozen lines before the end); where ``start`` opens with ``^`` and a plain byte,
+    only the lines starting with that byte are matched.
+
+    >>> text = np.frombuffer(b"Hand 1\\nfold\\nHand 2\\nfold\\n", dtype=np.uint8)
+    >>> last_start(text, line_ends(text), start=re.compile(b"^Hand [0-9]"))
+    12
+    """
+    opening = start.pattern[1:2]
+    plain = start.pattern[:1] == b"^" and len(opening) == 1 and opening not in b"\\()[]{}.*+?|^$"
+    stop, window = len(newlines), 64
+    while stop > 0:
+        begin = max(stop - window, 0)
+        starts = newlines[begin:stop] + 1  # the lines after these line ends
+        ends = newlines[begin + 1:stop + 1]
+        if len(ends) < len(starts):
+            ends = np.append(ends, len(text))
+        pick = starts < len(text)
+        if plain:
+            pick[pick] = text[starts[pick]] == opening[0]
+        for at, end in zip(starts[pick][::-1].tolist(), ends[pick][::-1].tolist()):
+            if start.match(text[at:end].tobytes()):
+                return int(at)
+        stop, window = begin, 2 * window
+    return 0
 
 
 def _read_after(carry: NDArray[np.uint8], stream: pa.NativeFile, size: int) -> NDArray[np.uint8]:

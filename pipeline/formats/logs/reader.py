@@ -20,9 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
 
-import numpy as np
 import pyarrow as pa
-from numpy.typing import NDArray
 
 from pipeline.errors import InputError
 from pipeline.formats import scan
@@ -58,20 +56,6 @@ def is_log(grammar: type[Grammar], path: Path) -> bool:
     return head is not None and starts_a_log(grammar, head)
 
 
-def last_start(text: NDArray[np.uint8], newlines: NDArray[np.intp], *, start: re.Pattern[bytes]) -> int:
-    """Where the last line that ``start`` matches begins, 0 if only at the text's start, or none:
-    the lines are looked at from the end, a few at a time, then twice as many."""
-    stop, window = len(newlines), 64
-    while stop > 0:
-        begin = max(stop - window, 0)
-        starts = (newlines[begin:stop] + 1).tolist()
-        ends = newlines[begin + 1:stop + 1].tolist()
-        ends += [len(text)] * (len(starts) - len(ends))
-        for at, end in zip(reversed(starts), reversed(ends)):
-            if at < len(text) and start.match(text[at:end].tobytes()):
-                return int(at)
-        stop, window = begin, 2 * window
-    return 0
 
 
 class Chunk:
@@ -128,10 +112,10 @@ def chunk_records(chunks: Iterable[Chunk], *, batch_rows: int) -> Iterator[Recor
 def _chunks(grammar: type[Grammar], source: Source) -> Iterator[Chunk]:
     """The hands of a source a chunk at a time, their lines found, not parsed."""
     hands_before, line = 0, 1
-    start = re.compile(f"(?:{grammar.hand_start})".encode())
+    start = re.compile(f"^(?:{grammar.hand_start})".encode())
     try:
         with open_input(source) as stream:
-            last = partial(last_start, start=start)
+            last = partial(scan.last_start, start=start)
             for piece in scan.chunks(stream, last, size=CHUNK_BYTES, tidy=scan.tidy):
                 converted = grammar.text(piece.text)
                 newlines = piece.newlines if converted is piece.text else scan.line_ends(converted)

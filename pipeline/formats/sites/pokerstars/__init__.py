@@ -74,7 +74,7 @@ from pipeline.errors import InputError
 from pipeline.formats import scan
 from pipeline.formats.logs.reader import Chunk, chunk_records, pending_batches
 from pipeline.formats.scan import tidy
-from pipeline.formats.sites.pokerstars.lines import Lines, last_start, lines_of
+from pipeline.formats.sites.pokerstars.lines import Lines, lines_of
 from pipeline.formats.sites.pokerstars.record import VENUE, parse
 from pipeline.formats.sources import Batch, PendingBatch, Site, Source, format_suffix, head_of, open_input
 from pipeline.hands.record import Record
@@ -178,7 +178,7 @@ def _pieces(source: Source) -> Iterator[tuple[NDArray[np.uint8], int, NDArray[np
     line = 1
     try:
         with open_input(source) as stream:
-            last = partial(last_start, start=_START_BYTES)
+            last = partial(scan.last_start, start=_START_BYTES)
             for chunk in scan.chunks(stream, last, size=CHUNK_BYTES, tidy=tidy):
                 yield chunk.text, line, chunk.newlines
                 line += len(chunk.newlines)

@@ -8,7 +8,8 @@ This module owns the reading of PokerStars text without the rules of the
 format (what is rejected, what an action is, who is dealt in, the outcomes:
 :mod:`~pipeline.formats.sites.pokerstars.record`), and without what any one line of
 the site says (:mod:`~pipeline.formats.sites.pokerstars.fields`): a block of a log
-tidied (:func:`pipeline.formats.scan.tidy`) and cut where its last hand starts (:func:`last_start`);
+tidied (:func:`pipeline.formats.scan.tidy`) and cut where its last hand starts
+(:func:`pipeline.formats.scan.last_start`);
 the chunk's text as bytes and as 64-bit little-endian words at every offset
 (:class:`Bytes`, to test many lines for a fixed text at once in numpy); the
 text cut into lines, hands and sections (:class:`Lines`) and the first fault
@@ -20,8 +21,6 @@ of each hand (:class:`Rejects`); a pattern said of many lines at once
 """
 
 from __future__ import annotations
-
-import re
 
 import numpy as np
 import pyarrow as pa
@@ -42,29 +41,6 @@ STREETS = tuple((f"*** {run}{name} ***", street) for street, name in enumerate((
 
 
 
-def last_start(text: NDArray[np.uint8], newlines: NDArray[np.intp], *, start: re.Pattern[bytes]) -> int:
-    """Where the last line that ``start`` matches (the start of a hand) begins, 0 if only at the
-    text's start, or none; ``newlines`` are the offsets of the text's line ends.
-
-    The lines are looked at from the end, a few at a time and then twice as many (the last hand
-    starts a few dozen lines before the end), and only those whose first byte is the one that
-    ``start`` (a pattern starting with ``^`` and a plain byte) asks for are matched.
-    """
-    first = start.pattern[1]
-    stop, window = len(newlines), 64
-    while stop > 0:
-        begin = max(stop - window, 0)
-        starts = newlines[begin:stop] + 1  # the lines after these line ends
-        ends = newlines[begin + 1:stop + 1]
-        if len(ends) < len(starts):
-            ends = np.append(ends, len(text))
-        pick = starts < len(text)
-        pick[pick] = text[starts[pick]] == first
-        for at, end in zip(starts[pick][::-1].tolist(), ends[pick][::-1].tolist()):
-            if start.match(text[at:end].tobytes()):
-                return int(at)
-        stop, window = begin, 2 * window
-    return 0
 
 
 def word(text: bytes) -> np.uint64:
