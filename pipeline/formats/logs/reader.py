@@ -56,8 +56,6 @@ def is_log(grammar: type[Grammar], path: Path) -> bool:
     return head is not None and starts_a_log(grammar, head)
 
 
-
-
 class Chunk:
     """Whole hands of a source, parsed once, by the first batch of them loaded (on whichever thread
     loads it), so that several cores share one file: what every site's reader cuts a file into.

@@ -39,10 +39,6 @@ STREETS = tuple((f"*** {run}{name} ***", street) for street, name in enumerate((
                 for run in ("", "FIRST ", "SECOND "))
 
 
-
-
-
-
 def word(text: bytes) -> np.uint64:
     """Up to 8 bytes as the little-endian word the chunk's words are compared with."""
     return np.uint64(int.from_bytes(text, "little"))
@@ -334,7 +330,6 @@ def take(array: pa.Array, rows: np.ndarray) -> pa.Array:
     if len(rows) == len(array) and (not len(rows) or (rows[0] == 0 and (np.diff(rows) == 1).all())):
         return array
     return array.take(pa.array(rows, pa.int64()))
-
 
 
 def token_ends(text: Bytes, begin: NDArray[np.int64], end: NDArray[np.int64]) -> NDArray[np.int64]:
