@@ -31,6 +31,7 @@ SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "₹": "INR"}
 # no-break space or a narrow one among them, as localised thousands separators are).
 _NOT_NUMBER = r"[^0-9.,]+"
 _ENDS = "$€£¥₹ \u00a0\u202f"
+_CODE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # of a currency's code written after an amount ("0.10 USD")
 # Separators: "1,500.25" (commas for thousands), "1.500,25" or "0,50" (a decimal comma: one or two
 # digits after the last comma), "1 500" (spaces, gone with the signs).
 _THOUSANDS_COMMAS = r"^[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?$"
@@ -50,10 +51,26 @@ def amounts(texts: pa.Array) -> NDArray[np.float64]:
     >>> amounts(pa.array(texts)).tolist()
     [1500.25, 0.5, 1500.0, 0.5, 0.1, nan, nan, 1500.5]
     """
-    # Nearly always a sign or spaces at the ends alone: trimmed, then cast at once.
-    found = _floats_of(pc.utf8_trim(texts, characters=_ENDS))
+    # Nearly always a sign, a currency's code or spaces at the ends alone: trimmed, then cast at once.
+    trimmed = pc.utf8_trim(texts, characters=_ENDS + _CODE_LETTERS)
+    found = _floats_of(trimmed)
     if found is not None:
         return found
+    # Else most are still: those cast at once, the others (a comma, a space inside) read apart.
+    number = as_mask(pc.match_substring_regex(trimmed, _NUMBER))
+    other = ~number & as_mask(pc.greater(pc.binary_length(trimmed), 0))
+    values = np.full(len(texts), np.nan)
+    if number.any():
+        cast = pc.cast(trimmed.filter(pa.array(number)), pa.float64())
+        values[number] = cast.to_numpy(zero_copy_only=False)
+    if other.any():
+        values[other] = _separated(texts.filter(pa.array(other)))
+    return values
+
+
+def _separated(texts: pa.Array) -> NDArray[np.float64]:
+    """:func:`amounts` of texts whose digits are separated (by commas, points, spaces), each by its
+    separators."""
     plain = pc.replace_substring_regex(texts.cast(pa.large_string()), _NOT_NUMBER, "")
     found = _floats_of(plain)
     if found is not None:
