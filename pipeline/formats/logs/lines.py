@@ -245,6 +245,9 @@ def _matched(pattern: str, candidates: pa.Array) -> tuple[NDArray[np.bool_], dic
     """
     split = _split_at_name(pattern)
     if split is None:
+        tail = _name_first(pattern)
+        if tail is not None:
+            return _matched_tail(pattern, tail, candidates)
         return _matched_whole(pattern, candidates)
     head, literal, rest = split
     parts = pc.split_pattern(candidates, literal, max_splits=1, reverse=True)
@@ -277,6 +280,73 @@ def _matched(pattern: str, candidates: pa.Array) -> tuple[NDArray[np.bool_], dic
             columns.setdefault(name, []).append((others[again], column))
     order = np.flatnonzero(matched)
     return matched, {name: _in_order(pieces, order) for name, pieces in columns.items()}
+
+
+def _matched_tail(pattern: str, tail: str, candidates: pa.Array
+                  ) -> tuple[NDArray[np.bool_], dict[str, pa.Array]]:
+    """:func:`_matched` of a line that opens with a name, ``(?P<name>.+)``, then ``tail``.
+
+    The lines the whole pattern matches (a DFA, fast) are read from their end: the tail is found as
+    the leftmost place it matches to the line's end (RE2's reverse DFA finds it, and captures over
+    the tail alone), the name is what comes before it.  The greedy ``.+`` takes the longest name,
+    so the tail found is RE2's wherever no later place matches too; the lines where one does, or
+    where the name would be empty, are read whole.
+    """
+    matched = as_mask(pc.match_substring_regex(candidates, f"^(?:{pattern})$"))
+    at = np.flatnonzero(matched)
+    if not len(at):
+        return matched, {}
+    texts = candidates.take(pa.array(at, pa.int64())).cast(pa.large_string())
+    got = pc.extract_regex(texts, f"(?P<{_TAIL}>{tail})$")
+    size = pc.binary_length(texts).to_numpy(zero_copy_only=False).astype(np.int64)
+    name_size = size - pc.binary_length(got.field(_TAIL)).to_numpy(zero_copy_only=False).astype(np.int64)
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int64)[texts.offset:texts.offset + len(texts) + 1]
+    data = texts.buffers()[2]
+    begin = offsets[:-1]
+    # A later place the tail matches from: after the first character of the one found (an ASCII
+    # byte; a tail that opens with another is read whole).
+    first = np.frombuffer(data, dtype=np.uint8)[np.minimum(begin + name_size, len(data) - 1)] \
+        if len(data) else np.zeros(len(at), dtype=np.uint8)
+    plain = (name_size > 0) & (first < 0x80)
+    later = np.zeros(len(at), dtype=bool)
+    if plain.any():
+        rest = spans(data, begin[plain] + name_size[plain] + 1, begin[plain] + size[plain])
+        later[plain] = as_mask(pc.match_substring_regex(rest, f"(?:{tail})$"))
+    good = plain & ~later
+    columns: dict[str, list[tuple[NDArray[np.int64], pa.Array]]] = {}
+    if good.any():
+        chosen = pa.array(good)
+        columns["name"] = [(at[good], spans(data, begin[good], begin[good] + name_size[good]))]
+        for position in range(got.type.num_fields):
+            field = got.type.field(position).name
+            if field != _TAIL:
+                columns[field] = [(at[good], got.field(position).filter(chosen))]
+    if not good.all():
+        again = at[~good]
+        _, found = _matched_whole(pattern, candidates.take(pa.array(again, pa.int64())))
+        for group, column in found.items():
+            columns.setdefault(group, []).append((again, column))
+    return matched, {group: _in_order(pieces, at) for group, pieces in columns.items()}
+
+
+_TAIL = "pokerpipe_tail"  # the group of a tail found from a line's end
+
+
+def _name_first(pattern: str) -> str | None:
+    r"""For a pattern of ``(?P<name>.+)`` then a tail (whole groups, no ``|`` outside them), the tail;
+    None for another pattern.
+
+    >>> _name_first("(?P<name>.+) (?P<verb>folds)"), _name_first("Seat (?P<name>.+) x")
+    (' (?P<verb>folds)', None)
+    >>> _name_first("(?P<name>.+)x|y") is None, _name_first("(?P<name>.+)+x") is None
+    (True, True)
+    """
+    if not pattern.startswith(_NAME):
+        return None
+    tail = pattern[len(_NAME):]
+    if not tail or tail[0] in "*+?{" or not _top_level(tail):
+        return None
+    return tail
 
 
 def _matched_whole(pattern: str, candidates: pa.Array) -> tuple[NDArray[np.bool_], dict[str, pa.Array]]:
