@@ -145,3 +145,29 @@ def table_rows(got: SiteRun, names: dict[str, str] | None = None) -> list[list[l
         return found
 
     return [plain(got.hands), plain(got.seats), plain(got.actions)]
+
+
+def inserted(text: str, line: str, after: str) -> str:
+    """``text`` with ``line`` put after its first line that starts with ``after``."""
+    found = re.search(rf"(?m)^{re.escape(after)}.*$", text)
+    assert found is not None, after
+    return f"{text[:found.end()]}\n{line}{text[found.end():]}"
+
+
+def check_rejected_alone(got: SiteRun, plain: SiteRun, hand_id: str, line: str, reason: str,
+                         player: str) -> None:
+    """``got`` reads the text of ``plain`` with ``line``, naming ``player``, put in hand ``hand_id``:
+    that hand alone is rejected, for ``reason``, the line the one ``rejects.csv`` names; every other
+    hand reads as in ``plain``, table by table."""
+    # The plain text: every hand read, several of them, and the player seated in the hand written to.
+    assert len(plain.hands) >= 3 and (plain.hands.outcome != "rejected").all()
+    assert player in set(plain.seats[plain.seats.hand_id == hand_id].player.astype(str))
+    rejected = got.hands[got.hands.outcome == "rejected"]
+    assert (rejected.hand_id.tolist(), rejected.reason.tolist()) == ([hand_id], [reason])
+    assert got.rejects.raw.tolist() == [line]
+
+    def others(run: SiteRun) -> list[list[list[str]]]:
+        tables = (frame[frame.hand_id != hand_id] for frame in (run.hands, run.seats, run.actions))
+        return table_rows(SiteRun(*tables, summary=run.summary, rejects=run.rejects))
+
+    assert others(got) == others(plain)

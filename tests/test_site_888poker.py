@@ -17,9 +17,11 @@ from .sites import (
     check_balances,
     check_outcomes,
     check_positions,
+    check_rejected_alone,
     check_winners,
     file_of,
     files_of,
+    inserted,
     renamed,
     run_files,
     table_rows,
@@ -311,6 +313,73 @@ def test_hands_pasted_together_with_their_game_numbers_and_marks(tmp_path: Path,
     for part, (table, single) in enumerate(zip(table_rows(got), zip(*(table_rows(one) for one in apart)))):
         keyless = [row[1:] for row in table]
         assert keyless == [row[1:] for rows_of in single for row in rows_of], part
+
+
+def one_hand(name: str) -> str:
+    """A sample file's hand, without what follows it nor the blank lines at its ends."""
+    return sample(name).split("\n#Game No")[0].strip("\n")
+
+
+def game_of(text: str) -> str:
+    """The number of the game (the hand id) of a hand's text."""
+    found = re.search(r"Hand History for Game ([0-9]+)", text)
+    assert found is not None
+    return found.group(1)
+
+
+def saved(names: list[str]) -> str:
+    """The hands of the sample files ``names`` in one file, as the client saves them: ``#Game No : N``
+    before each, a blank line after."""
+    return "".join(f"#Game No : {game_of(text)}\n{text}\n\n" for text in map(one_hand, names))
+
+
+def read_text(folder: Path, text: str) -> SiteRun:
+    """``run`` over ``text``, written as the one file of ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "hands.txt"
+    path.write_text(text, encoding="utf-8")
+    return run_files([path], folder / "out")
+
+
+#: Three hands in one file, the one written to in the middle: PostingDead's, where GYAMEPRO posts a
+#: dead blind, checks on every street, shows and collects.
+SEVERAL = ["WithShowdown.txt", "PostingDead.txt", "SpecialCards.txt"]
+#: Lines 888poker never writes: its logs hold no chat (no sample holds any, and neither the public C#
+#: parser's 888 grammar nor fpdb's reads one), so a player's words are never read, even shaped as an
+#: action.  Each is GYAMEPRO's, as misleading as can be.
+NEVER_WRITTEN = ["GYAMEPRO: gl", 'GYAMEPRO said, "raises [$2]"', "GYAMEPRO: calls [$2] lol"]
+
+
+@pytest.fixture(scope="module")
+def several(tmp_path_factory: pytest.TempPathFactory) -> SiteRun:
+    return read_text(tmp_path_factory.mktemp("several"), saved(SEVERAL))
+
+
+def written_in(line: str, after: str) -> str:
+    """The file of :data:`SEVERAL` with ``line`` in PostingDead's hand, after its line ``after``."""
+    hand, text = one_hand("PostingDead.txt"), saved(SEVERAL)
+    assert text.count(hand) == 1
+    return text.replace(hand, inserted(hand, line, after))
+
+
+# The body's first line after the hole cards are dealt, and the summary's first.
+@pytest.mark.parametrize("after", ["** Dealing down cards **", "** Summary **"])
+@pytest.mark.parametrize("line", NEVER_WRITTEN)
+def test_a_line_the_site_never_writes_rejects_its_hand_alone(several: SiteRun, tmp_path: Path, line: str,
+                                                            after: str) -> None:
+    """A line the site never writes, in a hand's body or its summary, is not understood: that hand
+    is rejected for it, every other hand reads as it did."""
+    got = read_text(tmp_path, written_in(line, after))
+    check_rejected_alone(got, several, game_of(one_hand("PostingDead.txt")), line, NOT_UNDERSTOOD, "GYAMEPRO")
+
+
+def test_words_that_are_an_action_are_no_action_of_the_speaker(several: SiteRun, tmp_path: Path) -> None:
+    """``GYAMEPRO: raises [$2]`` in the body is a raise of a player named ``GYAMEPRO:`` (a name may hold
+    ": "), whom the hand does not seat: the hand is rejected for it, never read as GYAMEPRO's raise."""
+    line = "GYAMEPRO: raises [$2]"
+    got = read_text(tmp_path, written_in(line, "** Dealing down cards **"))
+    check_rejected_alone(got, several, game_of(one_hand("PostingDead.txt")), line,
+                         "an action names a player who is not seated", "GYAMEPRO")
 
 
 def test_a_tournament_hand(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from .sites import (
     check_balances,
     check_outcomes,
     check_positions,
+    check_rejected_alone,
     check_winners,
     files_of,
     renamed,
@@ -256,15 +257,7 @@ def test_a_line_the_site_never_writes_rejects_its_hand_alone(runs: dict[str, Sit
     assert chatty != hand
     got = read_bytes(tmp_path, BASE.replace(hand, chatty).encode("utf-8"))
     hand_id = re.match(r"Poker Hand #(\w+):", hand).group(1)  # type: ignore[union-attr]
-    rejected = got.hands[got.hands.outcome == "rejected"]
-    assert (rejected.hand_id.tolist(), rejected.reason.tolist()) == ([hand_id], [NOT_UNDERSTOOD])
-    assert got.rejects.raw.tolist() == [line]
-
-    def others(run: SiteRun) -> list[list[list[str]]]:
-        tables = (frame[frame.hand_id != hand_id] for frame in (run.hands, run.seats, run.actions))
-        return table_rows(SiteRun(*tables, summary=run.summary, rejects=run.rejects))
-
-    assert others(got) == others(runs["plain"])
+    check_rejected_alone(got, runs["plain"], hand_id, line, NOT_UNDERSTOOD, "Hero")
 
 
 @pytest.mark.xfail(strict=True, reason="a name opening with the words of a line that ends with a name is "

@@ -19,9 +19,11 @@ from .sites import (
     check_balances,
     check_outcomes,
     check_positions,
+    check_rejected_alone,
     check_winners,
     file_of,
     files_of,
+    inserted,
     renamed,
     run_files,
     table_rows,
@@ -301,6 +303,54 @@ def test_line_ends_and_byte_order_marks(tmp_path: Path, end: str) -> None:
     marked = "\ufeff" + text.replace("\n\n\n\n\nWinamax Poker", "\n\n\ufeffWinamax Poker")
     other.write_bytes(marked.replace("\n", end).encode("utf-8"))
     assert kept_rows(run_files([other], tmp_path / "o")) == kept_rows(run_files([plain], tmp_path / "p"))
+
+
+#: Lines Winamax never writes: its logs hold no chat (no sample holds any, and neither the public C#
+#: parser's Winamax grammar nor fpdb's reads one), so a player's words are never read, even shaped as
+#: an action.  Each is TORINOFA's, who posts, calls a raise, bets and collects in the third hand of
+#: 10MultipleHands.
+NEVER_WRITTEN = ["TORINOFA: gl", 'TORINOFA said, "raises 6€ to 12€"', "TORINOFA: raises 6€ to 12€ lol"]
+#: The id of the third hand of 10MultipleHands.
+THIRD = "5334642-853-1383822121"
+
+
+def read_text(folder: Path, text: str) -> SiteRun:
+    """``run`` over ``text``, written as the one file of ``folder``."""
+    path = folder / "hands.txt"
+    path.write_text(text, encoding="utf-8")
+    return run_files([path], folder / "out")
+
+
+def written_in(line: str, after: str) -> str:
+    """10MultipleHands with ``line`` in its third hand, after that hand's line ``after``."""
+    text = sample("10MultipleHands.txt")
+    hand = re.split(r"(?m)^(?=Winamax Poker - )", text)[3]
+    assert f"HandId: #{THIRD} " in hand and text.count(hand) == 1
+    return text.replace(hand, inserted(hand, line, after))
+
+
+@pytest.fixture(scope="module")
+def several(tmp_path_factory: pytest.TempPathFactory) -> SiteRun:
+    return read_text(tmp_path_factory.mktemp("several"), sample("10MultipleHands.txt"))
+
+
+# The body's first line after the blinds, and the summary's first.
+@pytest.mark.parametrize("after", ["*** PRE-FLOP ***", "*** SUMMARY ***"])
+@pytest.mark.parametrize("line", NEVER_WRITTEN)
+def test_a_line_the_site_never_writes_rejects_its_hand_alone(several: SiteRun, tmp_path: Path, line: str,
+                                                            after: str) -> None:
+    """A line the site never writes, in a hand's body or its summary, is not understood: that hand
+    is rejected for it, every other hand reads as it did."""
+    got = read_text(tmp_path, written_in(line, after))
+    check_rejected_alone(got, several, THIRD, line, NOT_UNDERSTOOD, "TORINOFA")
+
+
+def test_words_that_are_an_action_are_no_action_of_the_speaker(several: SiteRun, tmp_path: Path) -> None:
+    """``TORINOFA: raises 6€ to 12€`` in the body is a raise of a player named ``TORINOFA:`` (a name may
+    hold ": "), whom the hand does not seat: the hand is rejected for it, never read as TORINOFA's."""
+    line = "TORINOFA: raises 6€ to 12€"
+    got = read_text(tmp_path, written_in(line, "*** PRE-FLOP ***"))
+    check_rejected_alone(got, several, THIRD, line, "an action names a player who is not seated", "TORINOFA")
 
 
 def test_a_cet_time_is_read_in_utc(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from pipeline.formats.logs.grammar import NOT_UNDERSTOOD
 from pipeline.formats.sites import detect, winningpoker, winningpoker_v2
 
 from .sites import (
@@ -15,9 +16,11 @@ from .sites import (
     check_balances,
     check_outcomes,
     check_positions,
+    check_rejected_alone,
     check_winners,
     file_of,
     files_of,
+    inserted,
     renamed,
     run_files,
     table_rows,
@@ -410,3 +413,96 @@ def test_current_line_ends_and_byte_order_marks(tmp_path: Path, end: str) -> Non
     text = sample(NEW, "OmahaShowdown.txt") + "\n\n" + sample(NEW, "SplitPot.txt")
     marked = "\ufeff" + text.replace("\n\nHand #", "\n\n\ufeffHand #")
     assert same_rows(tmp_path, text, marked.replace("\n", end))
+
+
+# Lines the network never writes: its logs, of either layout, hold no chat (no sample holds any, and
+# neither the public C# parsers' grammars of the two layouts nor fpdb's reads one), so a player's
+# words are never read, even shaped as an action.
+
+def read_text(folder: Path, text: str) -> SiteRun:
+    """``run`` over ``text``, written as the one file of ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "hands.txt"
+    path.write_text(text, encoding="utf-8")
+    return run_files([path], folder / "out")
+
+
+#: The older layout's lines, each KiWiKaKi's, who raises, checks and folds in the third hand of
+#: 10MultipleHands: after the layout's own wording (``Player KiWiKaKi raises (12)``).
+OLD_NEVER_WRITTEN = ["Player KiWiKaKi: gl", 'Player KiWiKaKi said, "raises (12)"',
+                     "Player KiWiKaKi: raises (12) lol"]
+#: The id of the third hand of 10MultipleHands.
+OLD_THIRD = "261441841"
+#: The current layout has no file of several hands: four files' hands (their ids all different),
+#: pasted together as the site writes them, a blank line apart.  The lines are written in
+#: OmahaShowdown's hand, Player4's, who posts, raises, bets, calls all in and shows there.
+NEW_SEVERAL = ["NoLimitHoldem.txt", "OmahaShowdown.txt", "SplitPot.txt", "ActionShowedCards.txt"]
+NEW_NEVER_WRITTEN = ["Player4: gl", 'Player4 said, "bets $2.05"', "Player4: bets $2.05 lol"]
+#: The id of OmahaShowdown's hand.
+NEW_HAND = "54760000"
+
+
+def old_written_in(line: str, after: str) -> str:
+    """10MultipleHands with ``line`` in its third hand, after that hand's line ``after``."""
+    text = sample(OLD, "10MultipleHands.txt")
+    hand = re.split(r"(?m)^(?=Game started at: )", text)[3]
+    assert f"Game ID: {OLD_THIRD} " in hand and text.count(hand) == 1
+    return text.replace(hand, inserted(hand, line, after))
+
+
+def new_text() -> str:
+    """The hands of :data:`NEW_SEVERAL` in one file."""
+    return "\n\n".join(sample(NEW, name).strip("\n") for name in NEW_SEVERAL) + "\n"
+
+
+def new_written_in(line: str, after: str) -> str:
+    """The hands of :data:`NEW_SEVERAL` with ``line`` in OmahaShowdown's, after its line ``after``."""
+    text, hand = new_text(), sample(NEW, "OmahaShowdown.txt").strip("\n")
+    assert hand.startswith(f"Hand #{NEW_HAND} ") and text.count(hand) == 1
+    return text.replace(hand, inserted(hand, line, after))
+
+
+@pytest.fixture(scope="module")
+def old_several(tmp_path_factory: pytest.TempPathFactory) -> SiteRun:
+    return read_text(tmp_path_factory.mktemp("old_several"), sample(OLD, "10MultipleHands.txt"))
+
+
+@pytest.fixture(scope="module")
+def new_several(tmp_path_factory: pytest.TempPathFactory) -> SiteRun:
+    return read_text(tmp_path_factory.mktemp("new_several"), new_text())
+
+
+# The flop's first line, and the summary's first.
+@pytest.mark.parametrize("after", ["*** FLOP ***", "------ Summary ------"])
+@pytest.mark.parametrize("line", OLD_NEVER_WRITTEN)
+def test_a_line_the_older_layout_never_writes_rejects_its_hand_alone(old_several: SiteRun, tmp_path: Path,
+                                                                     line: str, after: str) -> None:
+    """A line the site never writes, in a hand's betting or its summary, is not understood: that hand
+    is rejected for it, every other hand reads as it did."""
+    got = read_text(tmp_path, old_written_in(line, after))
+    check_rejected_alone(got, old_several, OLD_THIRD, line, NOT_UNDERSTOOD, "KiWiKaKi")
+
+
+# The body's first line after the blinds, and the summary's first.
+@pytest.mark.parametrize("after", ["*** HOLE CARDS ***", "*** SUMMARY ***"])
+@pytest.mark.parametrize("line", NEW_NEVER_WRITTEN)
+def test_a_line_the_current_layout_never_writes_rejects_its_hand_alone(new_several: SiteRun, tmp_path: Path,
+                                                                       line: str, after: str) -> None:
+    """A line the site never writes, in a hand's body or its summary, is not understood: that hand
+    is rejected for it, every other hand reads as it did."""
+    got = read_text(tmp_path, new_written_in(line, after))
+    check_rejected_alone(got, new_several, NEW_HAND, line, NOT_UNDERSTOOD, "Player4")
+
+
+def test_words_that_are_an_action_are_no_action_of_the_speaker(old_several: SiteRun, new_several: SiteRun,
+                                                                 tmp_path: Path) -> None:
+    """``Player KiWiKaKi: raises (12)`` and ``Player4: bets $2.05`` in the body are actions of players
+    named ``KiWiKaKi:`` and ``Player4:`` (a name may hold ": "), whom the hands do not seat: each hand
+    is rejected for it, never read as the speaker's action."""
+    reason = "an action names a player who is not seated"
+    line = "Player KiWiKaKi: raises (12)"
+    got = read_text(tmp_path / "old", old_written_in(line, "*** FLOP ***"))
+    check_rejected_alone(got, old_several, OLD_THIRD, line, reason, "KiWiKaKi")
+    line = "Player4: bets $2.05"
+    got = read_text(tmp_path / "new", new_written_in(line, "*** HOLE CARDS ***"))
+    check_rejected_alone(got, new_several, NEW_HAND, line, reason, "Player4")
