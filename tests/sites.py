@@ -165,9 +165,10 @@ def check_rejected_alone(got: SiteRun, plain: SiteRun, hand_id: str, line: str, 
     rejected = got.hands[got.hands.outcome == "rejected"]
     assert (rejected.hand_id.tolist(), rejected.reason.tolist()) == ([hand_id], [reason])
     assert got.rejects.raw.tolist() == [line]
+    assert rows_but(got, hand_id) == rows_but(plain, hand_id)
 
-    def others(run: SiteRun) -> list[list[list[str]]]:
-        tables = (frame[frame.hand_id != hand_id] for frame in (run.hands, run.seats, run.actions))
-        return table_rows(SiteRun(*tables, summary=run.summary, rejects=run.rejects))
 
-    assert others(got) == others(plain)
+def rows_but(run: SiteRun, hand_id: str) -> list[list[list[str]]]:
+    """:func:`table_rows` of every hand of ``run`` but ``hand_id``."""
+    tables = (frame[frame.hand_id != hand_id] for frame in (run.hands, run.seats, run.actions))
+    return table_rows(SiteRun(*tables, summary=run.summary, rejects=run.rejects))

@@ -268,6 +268,7 @@ def read(grammar: type[Grammar], lines: LogLines, bad_lines: NDArray[np.int64], 
     unread = np.flatnonzero(~understood)
     rejects.at(unread, NOT_UNDERSTOOD)
     seats = _seats(lines, rejects, _found(found, Kind.SEAT))
+    _named(lines, rejects, seats, _found(found, Kind.DEALT), "a dealt line")
     actions = _actions(grammar, lines, rejects, found, seats, summary_at)
     dealt = _dealt(lines, seats, actions, found)
     hand = _hand_columns(grammar, lines, header, game, actions)

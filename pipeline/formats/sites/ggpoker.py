@@ -51,7 +51,8 @@ class GGPoker(Grammar):
         Rule(Kind.IGNORE, r"\*\*\* (?:(?:FIRST|SECOND|THIRD) )?(?:HOLE CARDS|SHOWDOWN|SHOW DOWN) \*\*\*",
              prefix="*** "),
         Rule(Kind.DEALT, r"Dealt to (?P<name>.+) \[(?P<cards>[^\]]*)\]", prefix="Dealt to ", where="body"),
-        Rule(Kind.IGNORE, r"Dealt to .+", prefix="Dealt to ", where="body"),
+        # An opponent dealt cards not shown: a seated player all the same.
+        Rule(Kind.DEALT, r"Dealt to (?P<name>.+)", prefix="Dealt to ", where="body"),
         Rule(Kind.UNCALLED, rf"Uncalled bet \((?P<amount>{AMOUNT})\) returned to (?P<name>.+)",
              prefix="Uncalled bet (", where="body"),
         Rule(Kind.ACTION, rf"(?P<name>.+): (?P<verb>raises) {AMOUNT} to (?P<amount>{AMOUNT})"
