@@ -364,6 +364,8 @@ def _matched_whole(pattern: str, candidates: pa.Array) -> tuple[NDArray[np.bool_
 def _in_order(pieces: list[tuple[NDArray[np.int64], pa.Array]], order: NDArray[np.int64]) -> pa.Array:
     """One column from pieces (the candidates' rows each holds, and their values), in the order of
     ``order`` (every row matched, ascending), null where no piece holds a row."""
+    if len(pieces) == 1 and np.array_equal(pieces[0][0], order):  # nearly always: one piece, in order
+        return pieces[0][1].cast(pa.large_string())
     rows = np.concatenate([at for at, _ in pieces])
     values = pa.concat_arrays([column.cast(pa.large_string()) for _, column in pieces])
     where = np.full(int(order[-1]) + 1 if len(order) else 0, -1, dtype=np.int64)
@@ -442,13 +444,14 @@ def _has_groups(pattern: str) -> bool:
 
 def _merged(parts: list[tuple[NDArray[np.int64], dict[str, pa.Array]]]) -> Found:
     """The lines of one kind found by several patterns, in line order, their groups side by side."""
+    if len(parts) == 1:  # one pattern: its rows in line order already
+        hit, fields = parts[0]
+        return Found(rows=hit, fields={name: value.cast(pa.large_string()) for name, value in fields.items()})
     names = sorted({name for _, fields in parts for name in fields})
     rows = np.concatenate([hit for hit, _ in parts])
     columns = {name: pa.concat_arrays([fields[name].cast(pa.large_string()) if name in fields
                                        else pa.nulls(len(hit), pa.large_string()) for hit, fields in parts])
                for name in names}
     order = np.argsort(rows, kind="stable")
-    if len(parts) > 1:
-        taken = pa.array(order, pa.int64())
-        columns = {name: column.take(taken) for name, column in columns.items()}
-    return Found(rows=rows[order], fields=columns)
+    taken = pa.array(order, pa.int64())
+    return Found(rows=rows[order], fields={name: column.take(taken) for name, column in columns.items()})
