@@ -274,10 +274,7 @@ def _matched(pattern: str, candidates: pa.Array) -> tuple[NDArray[np.bool_], dic
                 columns["name"] = [(at, side.filter(pa.array(fits)))]
     others = np.flatnonzero(~matched)
     if len(others):
-        again, found = _matched_whole(pattern, candidates.take(pa.array(others, pa.int64())))
-        matched[others[again]] = True
-        for name, column in found.items():
-            columns.setdefault(name, []).append((others[again], column))
+        matched[_read_whole(pattern, candidates, others, columns)] = True
     order = np.flatnonzero(matched)
     return matched, {name: _in_order(pieces, order) for name, pieces in columns.items()}
 
@@ -322,10 +319,7 @@ def _matched_tail(pattern: str, tail: str, candidates: pa.Array
             if field != _TAIL:
                 columns[field] = [(at[good], got.field(position).filter(chosen))]
     if not good.all():
-        again = at[~good]
-        _, found = _matched_whole(pattern, candidates.take(pa.array(again, pa.int64())))
-        for group, column in found.items():
-            columns.setdefault(group, []).append((again, column))
+        _read_whole(pattern, candidates, at[~good], columns)
     return matched, {group: _in_order(pieces, at) for group, pieces in columns.items()}
 
 
@@ -347,6 +341,17 @@ def _name_first(pattern: str) -> str | None:
     if not tail or tail[0] in "*+?{" or not _top_level(tail):
         return None
     return tail
+
+
+def _read_whole(pattern: str, candidates: pa.Array, rows: NDArray[np.int64],
+                columns: dict[str, list[tuple[NDArray[np.int64], pa.Array]]]) -> NDArray[np.int64]:
+    """The ``candidates`` at ``rows`` the pattern matches, matched against the whole of each line;
+    their captures added to ``columns`` as a piece of each group."""
+    hit, found = _matched_whole(pattern, candidates.take(pa.array(rows, pa.int64())))
+    for group, column in found.items():
+        columns.setdefault(group, []).append((rows[hit], column))
+    matched: NDArray[np.int64] = rows[hit]
+    return matched
 
 
 def _matched_whole(pattern: str, candidates: pa.Array) -> tuple[NDArray[np.bool_], dict[str, pa.Array]]:
