@@ -52,6 +52,14 @@ def run_files(paths: list[Path], out: Path) -> SiteRun:
                    summary=json.loads((out / "summary.json").read_text()), rejects=rejects)
 
 
+def run_text(folder: Path, text: str | bytes) -> SiteRun:
+    """``run`` over ``text`` (UTF-8 when a str), written as the one file of ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "hands.txt"
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    return run_files([path], folder / "out")
+
+
 def file_of(run: SiteRun) -> pd.Series:
     """The file name of each hand of the hands table."""
     return run.hands.source.astype(str).map(lambda text: Path(text).name)

@@ -24,6 +24,7 @@ from .sites import (
     inserted,
     renamed,
     run_files,
+    run_text,
     table_rows,
 )
 
@@ -297,14 +298,12 @@ def test_localised_amounts_read_as_plain_ones(tmp_path: Path, name: str) -> None
 def test_hands_pasted_together_with_their_game_numbers_and_marks(tmp_path: Path, end: str) -> None:
     """Three hands in one file, as the client saves them (``#Game No : N`` before each, a blank line
     after), each with its byte-order mark, with LF, CR LF or CR line ends: the hands of three files."""
-    names = ["WithShowdown.txt", "PostingDead.txt", "SpecialCards.txt"]
-    texts = [sample(name).split("\n#Game No")[0].strip("\n") for name in names]
+    texts = [one_hand(name) for name in SEVERAL]
     singles = []
     for index, text in enumerate(texts):
         singles.append(tmp_path / f"single{index}.txt")
         singles[-1].write_text(text + "\n", encoding="utf-8")
-    numbers = [re.search(r"for Game ([0-9]+)", text).group(1) for text in texts]  # type: ignore[union-attr]
-    pasted = "".join(f"\ufeff#Game No : {number}\n{text}\n\n" for number, text in zip(numbers, texts))
+    pasted = "\ufeff" + saved(SEVERAL).replace("\n\n#Game No", "\n\n\ufeff#Game No")
     other = tmp_path / "pasted.txt"
     other.write_bytes(pasted.replace("\n", end).encode("utf-8"))
     got = run_files([other], tmp_path / "o")
@@ -333,14 +332,6 @@ def saved(names: list[str]) -> str:
     return "".join(f"#Game No : {game_of(text)}\n{text}\n\n" for text in map(one_hand, names))
 
 
-def read_text(folder: Path, text: str) -> SiteRun:
-    """``run`` over ``text``, written as the one file of ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "hands.txt"
-    path.write_text(text, encoding="utf-8")
-    return run_files([path], folder / "out")
-
-
 #: Three hands in one file, the one written to in the middle: PostingDead's, where GYAMEPRO posts a
 #: dead blind, checks on every street, shows and collects.
 SEVERAL = ["WithShowdown.txt", "PostingDead.txt", "SpecialCards.txt"]
@@ -352,7 +343,7 @@ NEVER_WRITTEN = ["GYAMEPRO: gl", 'GYAMEPRO said, "raises [$2]"', "GYAMEPRO: call
 
 @pytest.fixture(scope="module")
 def several(tmp_path_factory: pytest.TempPathFactory) -> SiteRun:
-    return read_text(tmp_path_factory.mktemp("several"), saved(SEVERAL))
+    return run_text(tmp_path_factory.mktemp("several"), saved(SEVERAL))
 
 
 def written_in(line: str, after: str) -> str:
@@ -369,7 +360,7 @@ def test_a_line_the_site_never_writes_rejects_its_hand_alone(several: SiteRun, t
                                                             after: str) -> None:
     """A line the site never writes, in a hand's body or its summary, is not understood: that hand
     is rejected for it, every other hand reads as it did."""
-    got = read_text(tmp_path, written_in(line, after))
+    got = run_text(tmp_path, written_in(line, after))
     check_rejected_alone(got, several, game_of(one_hand("PostingDead.txt")), line, NOT_UNDERSTOOD, "GYAMEPRO")
 
 
@@ -377,7 +368,7 @@ def test_words_that_are_an_action_are_no_action_of_the_speaker(several: SiteRun,
     """``GYAMEPRO: raises [$2]`` in the body is a raise of a player named ``GYAMEPRO:`` (a name may hold
     ": "), whom the hand does not seat: the hand is rejected for it, never read as GYAMEPRO's raise."""
     line = "GYAMEPRO: raises [$2]"
-    got = read_text(tmp_path, written_in(line, "** Dealing down cards **"))
+    got = run_text(tmp_path, written_in(line, "** Dealing down cards **"))
     check_rejected_alone(got, several, game_of(one_hand("PostingDead.txt")), line,
                          "an action names a player who is not seated", "GYAMEPRO")
 

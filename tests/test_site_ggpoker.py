@@ -24,6 +24,7 @@ from .sites import (
     renamed,
     rows_but,
     run_files,
+    run_text,
     table_rows,
 )
 
@@ -113,14 +114,6 @@ def sample(name: str) -> str:
     return next(path for path in FILES if path.name == name).read_text(encoding="utf-8-sig").strip("\n")
 
 
-def read_bytes(folder: Path, data: bytes) -> SiteRun:
-    """``run`` over ``data``, written as the one file of ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "hands.txt"
-    path.write_bytes(data)
-    return run_files([path], folder / "out")
-
-
 #: A hand of every kind the samples hold, each once (four files hold the same hand): blinds posted
 #: twice, a straddle, a missed blind, uncalled bets, all-ins and the EV Cashout both ways, boards run
 #: two and three times, Omaha, and every fee of the summary.
@@ -191,7 +184,7 @@ VARIANTS = {
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SiteRun]:
     texts = {**PLAIN, **{name: data for name, (data, _) in VARIANTS.items()}}
-    return {name: read_bytes(tmp_path_factory.mktemp(name), data) for name, data in texts.items()}
+    return {name: run_text(tmp_path_factory.mktemp(name), data) for name, data in texts.items()}
 
 
 def test_the_texts_written_otherwise_are_those_meant() -> None:
@@ -256,7 +249,7 @@ def test_a_line_the_site_never_writes_rejects_its_hand_alone(runs: dict[str, Sit
     hand = sample("PaysCashoutFee.txt")
     chatty = hand.replace(before, f"{line}\n{before}", 1)
     assert chatty != hand
-    got = read_bytes(tmp_path, BASE.replace(hand, chatty).encode("utf-8"))
+    got = run_text(tmp_path, BASE.replace(hand, chatty))
     hand_id = re.match(r"Poker Hand #(\w+):", hand).group(1)  # type: ignore[union-attr]
     check_rejected_alone(got, runs["plain"], hand_id, line, NOT_UNDERSTOOD, "Hero")
 
@@ -274,7 +267,7 @@ def test_a_name_the_text_cannot_tell_from_another_line_rejects_its_hand(runs: di
     hand = sample("PostingDead.txt")
     named = renamed(hand, {"b4mnx231": name})
     assert named != hand and BASE.count(hand) == 1
-    got = read_bytes(tmp_path, BASE.replace(hand, named).encode("utf-8"))
+    got = run_text(tmp_path, BASE.replace(hand, named))
     hand_id = re.match(r"Poker Hand #(\w+):", hand).group(1)  # type: ignore[union-attr]
     rejected = got.hands[got.hands.outcome == "rejected"]
     assert rejected.hand_id.tolist() == [hand_id]

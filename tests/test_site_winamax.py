@@ -26,6 +26,7 @@ from .sites import (
     inserted,
     renamed,
     run_files,
+    run_text,
     table_rows,
 )
 
@@ -314,13 +315,6 @@ NEVER_WRITTEN = ["TORINOFA: gl", 'TORINOFA said, "raises 6€ to 12€"', "TORIN
 THIRD = "5334642-853-1383822121"
 
 
-def read_text(folder: Path, text: str) -> SiteRun:
-    """``run`` over ``text``, written as the one file of ``folder``."""
-    path = folder / "hands.txt"
-    path.write_text(text, encoding="utf-8")
-    return run_files([path], folder / "out")
-
-
 def written_in(line: str, after: str) -> str:
     """10MultipleHands with ``line`` in its third hand, after that hand's line ``after``."""
     text = sample("10MultipleHands.txt")
@@ -331,7 +325,7 @@ def written_in(line: str, after: str) -> str:
 
 @pytest.fixture(scope="module")
 def several(tmp_path_factory: pytest.TempPathFactory) -> SiteRun:
-    return read_text(tmp_path_factory.mktemp("several"), sample("10MultipleHands.txt"))
+    return run_text(tmp_path_factory.mktemp("several"), sample("10MultipleHands.txt"))
 
 
 # The body's first line after the blinds, and the summary's first.
@@ -341,7 +335,7 @@ def test_a_line_the_site_never_writes_rejects_its_hand_alone(several: SiteRun, t
                                                             after: str) -> None:
     """A line the site never writes, in a hand's body or its summary, is not understood: that hand
     is rejected for it, every other hand reads as it did."""
-    got = read_text(tmp_path, written_in(line, after))
+    got = run_text(tmp_path, written_in(line, after))
     check_rejected_alone(got, several, THIRD, line, NOT_UNDERSTOOD, "TORINOFA")
 
 
@@ -349,7 +343,7 @@ def test_words_that_are_an_action_are_no_action_of_the_speaker(several: SiteRun,
     """``TORINOFA: raises 6€ to 12€`` in the body is a raise of a player named ``TORINOFA:`` (a name may
     hold ": "), whom the hand does not seat: the hand is rejected for it, never read as TORINOFA's."""
     line = "TORINOFA: raises 6€ to 12€"
-    got = read_text(tmp_path, written_in(line, "*** PRE-FLOP ***"))
+    got = run_text(tmp_path, written_in(line, "*** PRE-FLOP ***"))
     check_rejected_alone(got, several, THIRD, line, "an action names a player who is not seated", "TORINOFA")
 
 

@@ -23,6 +23,7 @@ from .sites import (
     inserted,
     renamed,
     run_files,
+    run_text,
     table_rows,
 )
 
@@ -419,14 +420,6 @@ def test_current_line_ends_and_byte_order_marks(tmp_path: Path, end: str) -> Non
 # neither the public C# parsers' grammars of the two layouts nor fpdb's reads one), so a player's
 # words are never read, even shaped as an action.
 
-def read_text(folder: Path, text: str) -> SiteRun:
-    """``run`` over ``text``, written as the one file of ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "hands.txt"
-    path.write_text(text, encoding="utf-8")
-    return run_files([path], folder / "out")
-
-
 #: The older layout's lines, each KiWiKaKi's, who raises, checks and folds in the third hand of
 #: 10MultipleHands: after the layout's own wording (``Player KiWiKaKi raises (12)``).
 OLD_NEVER_WRITTEN = ["Player KiWiKaKi: gl", 'Player KiWiKaKi said, "raises (12)"',
@@ -464,12 +457,12 @@ def new_written_in(line: str, after: str) -> str:
 
 @pytest.fixture(scope="module")
 def old_several(tmp_path_factory: pytest.TempPathFactory) -> SiteRun:
-    return read_text(tmp_path_factory.mktemp("old_several"), sample(OLD, "10MultipleHands.txt"))
+    return run_text(tmp_path_factory.mktemp("old_several"), sample(OLD, "10MultipleHands.txt"))
 
 
 @pytest.fixture(scope="module")
 def new_several(tmp_path_factory: pytest.TempPathFactory) -> SiteRun:
-    return read_text(tmp_path_factory.mktemp("new_several"), new_text())
+    return run_text(tmp_path_factory.mktemp("new_several"), new_text())
 
 
 # The flop's first line, and the summary's first.
@@ -479,7 +472,7 @@ def test_a_line_the_older_layout_never_writes_rejects_its_hand_alone(old_several
                                                                      line: str, after: str) -> None:
     """A line the site never writes, in a hand's betting or its summary, is not understood: that hand
     is rejected for it, every other hand reads as it did."""
-    got = read_text(tmp_path, old_written_in(line, after))
+    got = run_text(tmp_path, old_written_in(line, after))
     check_rejected_alone(got, old_several, OLD_THIRD, line, NOT_UNDERSTOOD, "KiWiKaKi")
 
 
@@ -490,7 +483,7 @@ def test_a_line_the_current_layout_never_writes_rejects_its_hand_alone(new_sever
                                                                        line: str, after: str) -> None:
     """A line the site never writes, in a hand's body or its summary, is not understood: that hand
     is rejected for it, every other hand reads as it did."""
-    got = read_text(tmp_path, new_written_in(line, after))
+    got = run_text(tmp_path, new_written_in(line, after))
     check_rejected_alone(got, new_several, NEW_HAND, line, NOT_UNDERSTOOD, "Player4")
 
 
@@ -501,8 +494,8 @@ def test_words_that_are_an_action_are_no_action_of_the_speaker(old_several: Site
     is rejected for it, never read as the speaker's action."""
     reason = "an action names a player who is not seated"
     line = "Player KiWiKaKi: raises (12)"
-    got = read_text(tmp_path / "old", old_written_in(line, "*** FLOP ***"))
+    got = run_text(tmp_path / "old", old_written_in(line, "*** FLOP ***"))
     check_rejected_alone(got, old_several, OLD_THIRD, line, reason, "KiWiKaKi")
     line = "Player4: bets $2.05"
-    got = read_text(tmp_path / "new", new_written_in(line, "*** HOLE CARDS ***"))
+    got = run_text(tmp_path / "new", new_written_in(line, "*** HOLE CARDS ***"))
     check_rejected_alone(got, new_several, NEW_HAND, line, reason, "Player4")
